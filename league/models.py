@@ -1,0 +1,280 @@
+"""League data: teams, tournaments, entries, pools, fixtures, results and their audit trail.
+
+Standings are never stored: they are derived from results (see ``selectors``).
+Invariants that the database can hold are constraints here.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
+team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
+
+
+def ruleset_choices():
+    """Rule sets offered for a tournament: those the engine has (plus manual scoring)."""
+    from engine import rulesets
+
+    return [("manual", _("Played on a real pitch or board (results entered by hand)"))] + [
+        (spec.id, spec.name) for spec in rulesets()
+    ]
+
+
+class Team(models.Model):
+    """A side: one of the 20 RWC 2023 nations, or an organiser's own team (school, club, person)."""
+
+    name = models.CharField(_("name"), max_length=80)
+    code = models.CharField(_("short code"), max_length=5, unique=True, validators=[team_code])
+    primary_colour = models.CharField(_("primary colour"), max_length=7, default="#1F6F3F", validators=[hex_colour])
+    secondary_colour = models.CharField(_("secondary colour"), max_length=7, default="#FFFFFF",
+                                        validators=[hex_colour])
+    is_nation = models.BooleanField(_("RWC 2023 nation"), default=False)
+    rwc2023_pool = models.CharField(_("RWC 2023 pool"), max_length=1, blank=True)
+    world_ranking = models.PositiveSmallIntegerField(_("World Rugby ranking"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(world_ranking__isnull=True) | Q(world_ranking__gte=1),
+                                   name="team_ranking_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.code})"
+
+
+class Tournament(models.Model):
+    """A competition: its rule set, points system, format, visibility, status and organisers."""
+
+    class PointsSystem(models.TextChoices):
+        WORLD_RUGBY = "world_rugby", _("World Rugby (4/2/0 + bonus points)")
+        RUGBY_LEAGUE = "rugby_league", _("Rugby league (2/1/0, no bonus)")
+        FOOTBALL = "football", _("Football (3/1/0)")
+        CUSTOM = "custom", _("Custom")
+
+    class Format(models.TextChoices):
+        LEAGUE = "league", _("League (round robin)")
+        RWC2023 = "rwc2023", _("Rugby World Cup 2023 (4 pools of 5, quarter-finals)")
+        POOLS_KNOCKOUT = "pools_knockout", _("Pools then knockout")
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        CUP_PLATE = "cup_plate", _("Pools then Cup / Plate / Bowl / Shield")
+        SWISS = "swiss", _("Swiss")
+        SOLO = "solo", _("Solo challenge (leaderboard)")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        UNLISTED = "unlisted", _("Unlisted")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    ruleset = models.CharField(_("rule set"), max_length=40, choices=ruleset_choices, default="manual")
+    ruleset_options = models.JSONField(_("rule set options"), default=dict, blank=True)
+    points_system = models.CharField(_("points system"), max_length=20, choices=PointsSystem.choices,
+                                     default=PointsSystem.WORLD_RUGBY)
+    # The numbers of the points system; a preset fills them, an organiser may change them.
+    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=4)
+    draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=2)
+    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    try_bonus_threshold = models.PositiveSmallIntegerField(
+        _("tries for a try bonus point"), null=True, blank=True, default=4,
+        help_text=_("Empty: no try bonus."))
+    losing_bonus_margin = models.PositiveSmallIntegerField(
+        _("losing margin for a bonus point"), null=True, blank=True, default=7,
+        help_text=_("Empty: no losing bonus."))
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.LEAGUE)
+    format_options = models.JSONField(_("format options"), default=dict, blank=True)
+    double_round_robin = models.BooleanField(_("double round robin (home and away)"), default=False)
+    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility.choices,
+                                  default=Visibility.PUBLIC)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_tournaments",
+                                        blank=True, verbose_name=_("organisers"))
+    draw_method = models.CharField(_("draw method"), max_length=10, blank=True)
+    draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    walkover_score = models.PositiveSmallIntegerField(_("walkover score"), default=28)
+    walkover_tries = models.PositiveSmallIntegerField(_("walkover tries"), default=4)
+    # Bumped on every result change: part of public pages' cache keys.
+    version = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Pool(models.Model):
+    """A group of entries that play each other (a league is one pool)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pools")
+    name = models.CharField(_("name"), max_length=20)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "order", "name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="pool_unique_name")]
+
+    def __str__(self):
+        return f"Pool {self.name}"
+
+
+class Entry(models.Model):
+    """A team in a tournament: its seed, its pool, and the person (or computer) who plays it."""
+
+    class ComputerLevel(models.TextChoices):
+        AWARE = "aware", _("Computer (good)")
+        RANDOM = "random", _("Computer (random)")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    pool = models.ForeignKey(Pool, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="entries", verbose_name=_("player"))
+    player_name = models.CharField(_("player's name"), max_length=80, blank=True)
+    computer_level = models.CharField(_("computer level"), max_length=10, choices=ComputerLevel.choices,
+                                      default=ComputerLevel.AWARE)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "team__name"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="entry_unique_team"),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="entry_unique_seed"),
+        ]
+
+    def __str__(self):
+        return f"{self.team.code} in {self.tournament.slug}"
+
+
+class Fixture(models.Model):
+    """A scheduled match between two entries (or two slots still to be filled).
+
+    Pool fixtures have a pool; knockout fixtures have a ``code`` (QF1, SF2...)
+    and sources that say where their teams come from ("pool:A:1", "winner:QF1",
+    "loser:SF1", "seed:3"), so advancement can fill them.
+    """
+
+    class Stage(models.TextChoices):
+        POOL = "pool", _("Pool")
+        KNOCKOUT = "knockout", _("Knockout")
+        SWISS = "swiss", _("Swiss")
+        SOLO = "solo", _("Solo")
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        LIVE = "live", _("Live")
+        PLAYED = "played", _("Played")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="fixtures")
+    pool = models.ForeignKey(Pool, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures")
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.POOL)
+    bracket = models.CharField(_("bracket"), max_length=20, blank=True,
+                               help_text=_("Cup, Plate, Bowl, Shield... empty for pool fixtures."))
+    round_number = models.PositiveSmallIntegerField(_("round"), default=1)
+    round_name = models.CharField(_("round name"), max_length=40, blank=True)
+    code = models.CharField(_("code"), max_length=20, blank=True)
+    home = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="home_fixtures")
+    away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures")
+    home_source = models.CharField(max_length=40, blank=True)
+    away_source = models.CharField(max_length=40, blank=True)
+    kickoff = models.DateTimeField(_("kick-off"), null=True, blank=True)
+    venue = models.CharField(_("venue or table"), max_length=80, blank=True)
+    slot = models.PositiveSmallIntegerField(_("time slot in round"), default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+
+    class Meta:
+        ordering = ["tournament", "stage", "round_number", "kickoff", "slot", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(home__isnull=True) | Q(away__isnull=True) | ~Q(home=F("away")),
+                                   name="fixture_two_different_teams"),
+            models.UniqueConstraint(fields=["tournament", "code"], condition=~Q(code=""),
+                                    name="fixture_unique_code"),
+        ]
+        indexes = [models.Index(fields=["tournament", "round_number"])]
+
+    def __str__(self):
+        home = self.home.team.code if self.home_id else (self.home_source or "TBD")
+        away = self.away.team.code if self.away_id else (self.away_source or "TBD")
+        return f"{self.code or f'R{self.round_number}'}: {home} v {away}"
+
+
+class Result(models.Model):
+    """The result of a fixture: one per fixture at most (the database enforces it)."""
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("Played")
+        WALKOVER_HOME = "walkover_home", _("Walkover to home")
+        WALKOVER_AWAY = "walkover_away", _("Walkover to away")
+
+    class DecidedBy(models.TextChoices):
+        NONE = "", _("Score")
+        EXTRA_TIME = "extra_time", _("Extra time")
+        TRIES = "tries", _("Tries count")
+        KICKING = "kicking", _("Kicking competition")
+        WALKOVER = "walkover", _("Walkover")
+
+    class Source(models.TextChoices):
+        MANUAL = "manual", _("Entered by hand")
+        IMPORT = "import", _("Imported")
+        ONLINE = "online", _("Played online")
+        SIMULATED = "simulated", _("Simulated")
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
+    home_score = models.PositiveSmallIntegerField(_("home score"))
+    away_score = models.PositiveSmallIntegerField(_("away score"))
+    home_tries = models.PositiveSmallIntegerField(_("home tries"), default=0)
+    away_tries = models.PositiveSmallIntegerField(_("away tries"), default=0)
+    kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.PLAYED)
+    # For a knockout draw: who went through, and how.
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decided_by = models.CharField(max_length=12, choices=DecidedBy.choices, default="", blank=True)
+    stats = models.JSONField(default=dict, blank=True)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.MANUAL)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(home_score__gte=0) & Q(away_score__gte=0) & Q(home_tries__gte=0) & Q(away_tries__gte=0),
+                name="result_non_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.fixture}: {self.home_score}-{self.away_score}"
+
+
+class ResultChange(models.Model):
+    """Append-only audit trail of every result change: who, when, old and new values."""
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="result_changes")
+    action = models.CharField(max_length=10)  # created, updated, deleted
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["fixture", "changed_at", "id"]
+
+    def __str__(self):
+        return f"{self.action} {self.fixture_id} at {self.changed_at:%Y-%m-%d %H:%M}"

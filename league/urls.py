@@ -1,0 +1,3 @@
+"""Web pages."""
+
+urlpatterns = []

@@ -1,0 +1,13 @@
+"""Shared test fixtures."""
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.load_profile("default")
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    return django_user_model.objects.create_user(username="organiser", password="pw-organiser-1")
