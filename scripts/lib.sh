@@ -38,9 +38,11 @@ ensure_venv() {
 }
 
 # A throw-away PostgreSQL cluster on a local port, owned by the project's run.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 PG_DIR=""
 start_postgres() {
-  local port="${PGTEST_PORT:-54329}" bindir user=""
+  local port="${PGTEST_PORT:-$(free_port)}" bindir user=""
   bindir="$(dirname "$(readlink -f "$(command -v initdb || echo /usr/lib/postgresql/15/bin/initdb)")")"
   PG_DIR="$(mktemp -d /tmp/rugby-pg.XXXXXX)"
   # PostgreSQL refuses to run as root: use the postgres system user then.
@@ -64,7 +66,7 @@ stop_postgres() {
 
 REDIS_PID=""
 start_redis() {
-  local port="${REDISTEST_PORT:-63799}"
+  local port="${REDISTEST_PORT:-$(free_port)}"
   log "starting Redis on port $port"
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize no >/tmp/rugby-redis.log 2>&1 &
   REDIS_PID=$!
