@@ -1,1 +1,5 @@
 """Project configuration package: settings, URLs, Celery app, WSGI/ASGI."""
+
+from config.celery import app as celery_app
+
+__all__ = ("celery_app",)
