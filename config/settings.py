@@ -160,6 +160,8 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI and Redoc assets come from drf-spectacular-sidecar: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # validatorUrl None: Swagger UI would otherwise send the schema to validator.swagger.io for a badge.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 

@@ -75,15 +75,20 @@ class SeededChance(Chance):
         self._rng = random.Random(seed)
         self.draws = 0
 
+    # randint(1, n) and randrange(n) both come down to 1 + _randbelow(n) and _randbelow(n);
+    # calling it directly draws the very same numbers at half the cost (this is the hot path
+    # of every simulation).
     def roll(self, sides: int = 6) -> int:
+        if sides < 1:
+            raise ChanceError(f"a die needs at least one side, not {sides!r}")
         self.draws += 1
-        return self._rng.randint(1, sides)
+        return 1 + self._rng._randbelow(sides)
 
     def pick(self, options: Sequence[Any]) -> Any:
         if not options:
             raise ChanceError("cannot pick from an empty set of outcomes")
         self.draws += 1
-        return options[self._rng.randrange(len(options))]
+        return options[self._rng._randbelow(len(options))]
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         self.draws += 1

@@ -1,3 +1,19 @@
-"""REST API routes."""
+"""REST API routes of the league: teams, tournaments, entries, pools, fixtures (with results), tokens."""
 
-urlpatterns = []
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from league import api
+
+router = DefaultRouter()
+router.register("teams", api.TeamViewSet, basename="team")
+router.register("tournaments", api.TournamentViewSet, basename="tournament")
+router.register("entries", api.EntryViewSet, basename="entry")
+router.register("pools", api.PoolViewSet, basename="pool")
+router.register("fixtures", api.FixtureViewSet, basename="fixture")
+
+urlpatterns = [
+    path("token/", obtain_auth_token, name="api-token"),
+    *router.urls,
+]

@@ -1,3 +1,11 @@
-"""REST API routes."""
+"""REST API routes of online play (mounted under /api/)."""
 
-urlpatterns = []
+from django.urls import path
+
+from matches import api
+
+urlpatterns = [
+    path("matches/<int:pk>/", api.MatchViewAPI.as_view(), name="api-match"),
+    path("matches/<int:pk>/actions/", api.MatchActionsAPI.as_view(), name="api-match-actions"),
+    path("matches/<int:pk>/replay/<int:n>/", api.MatchReplayAPI.as_view(), name="api-match-replay"),
+]

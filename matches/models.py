@@ -1,1 +1,172 @@
-"""Matches played through the engine (online or simulated). See the online-play issue."""
+"""Matches played through the engine: online play between people, computer seats, friendlies.
+
+The truth of a match is its rule set, options, seed and the ordered action log
+(:class:`MatchAction`, ply unique per match). ``Match.snapshot`` is a cache of
+the engine state at ``snapshot_ply`` for speed; it is never the only copy and
+can always be rebuilt by replaying the log (see ``services.match_state``).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+# No 0/O, 1/I/L: a pupil reads the code off a sheet of paper or a whiteboard.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+# 12 characters of a 31-letter alphabet: about 59 bits, far beyond guessing at the rate limit.
+CODE_LENGTH = 12
+
+
+def new_join_code() -> str:
+    """A fresh random join code (unambiguous alphabet, ``CODE_LENGTH`` characters)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    """A typed code as stored: capitals, no spaces or dashes."""
+    return "".join(ch for ch in (text or "").upper() if ch.isalnum())
+
+
+def format_code(code: str) -> str:
+    """A code as shown to people: groups of four (ABCD-EFGH-JKMN)."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+class Match(models.Model):
+    """One game of a rule set: a fixture's match, or a friendly (no fixture)."""
+
+    class Status(models.TextChoices):
+        LIVE = "live", _("Live")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    ruleset = models.CharField(_("rule set"), max_length=40)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seed = models.BigIntegerField(_("seed"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LIVE)
+    # A fixture is played as (at most) one match; friendlies have none.
+    fixture = models.OneToOneField("league.Fixture", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="match")
+    # Number of actions in the log: the ply of the last action (0 before the first move).
+    # Also the version of the match for conditional requests (ETag).
+    ply = models.PositiveIntegerField(default=0)
+    # Cache of the engine state (GameState.to_dict()) at snapshot_ply; never the only copy.
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_ply = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # Outcome as the engine gave it (Outcome.to_dict()) when finished.
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "-updated_at"])]
+
+    def __str__(self):
+        return f"Match {self.pk} ({self.ruleset})"
+
+    @property
+    def is_friendly(self) -> bool:
+        return self.fixture_id is None
+
+
+class MatchSeat(models.Model):
+    """Who holds a seat: a person (account, entry's player or join code), a computer level, or open.
+
+    A person who has no account holds the seat through their browser session
+    after entering the seat's join code (or their entry's pass code).
+    """
+
+    class Kind(models.TextChoices):
+        PERSON = "person", _("Person")
+        COMPUTER = "computer", _("Computer")
+        OPEN = "open", _("Open (waiting for someone to join)")
+
+    class Level(models.TextChoices):
+        AWARE = "aware", _("Computer (good)")
+        RANDOM = "random", _("Computer (random)")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()  # 0 = home, 1 = away
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPEN)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="match_seats")
+    computer_level = models.CharField(max_length=10, choices=Level.choices, blank=True)
+    entry = models.ForeignKey("league.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    name = models.CharField(_("name shown"), max_length=80, blank=True)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code, editable=False)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
+            models.CheckConstraint(condition=Q(seat__in=[0, 1]), name="matchseat_seat_0_or_1"),
+            models.CheckConstraint(condition=~Q(kind="computer") | ~Q(computer_level=""),
+                                   name="matchseat_computer_has_level"),
+        ]
+
+    def __str__(self):
+        return f"{self.match_id}/{('home', 'away')[self.seat]}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        """The name a page shows for this seat."""
+        if self.name:
+            return self.name
+        if self.kind == self.Kind.COMPUTER:
+            return str(self.Level(self.computer_level).label)
+        if self.user_id:
+            return self.user.get_username()
+        return ("Home", "Away")[self.seat]
+
+    @property
+    def display_code(self) -> str:
+        return format_code(self.join_code)
+
+
+class EntryPass(models.Model):
+    """A personal pass code for an entry: it signs its holder into every seat of that entry's matches."""
+
+    entry = models.OneToOneField("league.Entry", on_delete=models.CASCADE, related_name="pass_code")
+    code = models.CharField(max_length=16, unique=True, default=new_join_code, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"pass for {self.entry_id}"
+
+    @property
+    def display_code(self) -> str:
+        return format_code(self.code)
+
+
+class MatchAction(models.Model):
+    """One applied action: the append-only log that replays the match and settles disputes."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    ply = models.PositiveIntegerField()  # 1 for the first action
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=80)
+    # Who submitted it (None: a computer seat, or a pupil signed in by code).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    by_computer = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "ply"], name="matchaction_unique_ply"),
+            models.CheckConstraint(condition=Q(ply__gte=1), name="matchaction_ply_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.match_id}#{self.ply} {('home', 'away')[self.seat]}: {self.action}"

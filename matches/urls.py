@@ -1,3 +1,23 @@
-"""Web pages."""
+"""Web pages of online play (mounted under /matches/)."""
 
-urlpatterns = []
+from django.urls import path
+
+from matches import views
+
+app_name = "matches"
+
+urlpatterns = [
+    path("join/", views.join, name="join"),
+    path("join/<str:code>/", views.join_code, name="join-code"),
+    path("mine/", views.my_matches, name="mine"),
+    path("new/", views.new_friendly, name="new"),
+    path("fixture/<int:fixture_pk>/start/", views.start_fixture, name="start-fixture"),
+    path("tournament/<slug:slug>/passes/", views.tournament_passes, name="passes"),
+    path("tournament/<slug:slug>/live/", views.live_now, name="live-now"),
+    path("<int:pk>/", views.play, name="play"),
+    path("<int:pk>/watch/", views.watch, name="watch"),
+    path("<int:pk>/board/", views.board, name="board"),
+    path("<int:pk>/act/", views.act, name="act"),
+    path("<int:pk>/replay/", views.replay, name="replay"),
+    path("<int:pk>/manage/", views.manage, name="manage"),
+]

@@ -1,0 +1,141 @@
+"""Command line: try a rule set and script checks.
+
+    python -m engine simulate RULESET --seed N [--home aware|random] [--away aware|random]
+                                      [--json] [--games K] [--option key=value ...]
+    python -m engine rulesets
+
+One match prints its commentary (or, with ``--json``, only its result); with
+``--games K`` it plays K matches with seeds N, N+1, ... and prints a summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from engine.core import SEAT_NAMES
+from engine.players import LEVELS, make_player, play_match
+from engine.registry import KNOWN_RULESETS, get_ruleset, new_game, rulesets
+
+
+def parse_options(pairs: list[str]) -> dict:
+    """``["key=value", ...]`` -> dict (values are converted by the rule set's option types)."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option takes key=value, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def play_one(ruleset: str, seed: int, options: dict, home: str, away: str):
+    """Play one match with computer players; return the finished state."""
+    state = new_game(ruleset, seed=seed, options=options)
+    return play_match(state, {0: make_player(ruleset, home), 1: make_player(ruleset, away)})
+
+
+def match_summary(ruleset: str, seed: int, state) -> dict:
+    """The ``--json`` result of one match."""
+    outcome = state.outcome()
+    winner = outcome.winner
+    result = outcome.to_dict()
+    return {
+        "ruleset": ruleset,
+        "seed": seed,
+        "home": {"points": result["home"]["points"], "tries": result["home"]["tries"]},
+        "away": {"points": result["away"]["points"], "tries": result["away"]["tries"]},
+        "winner": "draw" if winner is None else SEAT_NAMES[winner],
+        "actions": len(state.history),
+    }
+
+
+def simulate_many(ruleset: str, seed: int, games: int, options: dict, home: str, away: str) -> dict:
+    """Play ``games`` matches with seeds ``seed, seed+1, ...``; return the summary."""
+    home_wins = away_wins = draws = 0
+    points = tries = 0
+    start = time.perf_counter()
+    for n in range(games):
+        outcome = play_one(ruleset, seed + n, options, home, away).outcome()
+        winner = outcome.winner
+        if winner is None:
+            draws += 1
+        elif winner == 0:
+            home_wins += 1
+        else:
+            away_wins += 1
+        points += outcome.points[0] + outcome.points[1]
+        tries += outcome.tries[0] + outcome.tries[1]
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games,
+        "home_wins": home_wins,
+        "away_wins": away_wins,
+        "draws": draws,
+        "mean_points": float(points) / games,
+        "mean_tries": tries / games,
+        "matches_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Play rule sets from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play one match (or --games K) with computer players")
+    sim.add_argument("ruleset", help=f"rule set id: {', '.join(KNOWN_RULESETS)}")
+    sim.add_argument("--seed", type=int, default=0, help="match seed (first seed with --games)")
+    sim.add_argument("--home", choices=LEVELS, default="random", help="home player (default: random)")
+    sim.add_argument("--away", choices=LEVELS, default="random", help="away player (default: random)")
+    sim.add_argument("--json", action="store_true", help="print only JSON")
+    sim.add_argument("--games", type=int, default=None, help="play K matches with seeds N, N+1, ... and summarise")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule-set option")
+    sub.add_parser("rulesets", help="list the available rule sets and their options")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "rulesets":
+        print(json.dumps([spec.to_dict() for spec in rulesets()], indent=2))
+        return 0
+    try:
+        cls = get_ruleset(args.ruleset)
+        options = cls.spec.resolve_options(parse_options(args.option))
+        for level in {args.home, args.away}:
+            make_player(args.ruleset, level)
+    except (KeyError, ValueError) as exc:
+        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    if args.games is not None:
+        if args.games < 1:
+            print("error: --games must be at least 1", file=sys.stderr)
+            return 2
+        summary = simulate_many(args.ruleset, args.seed, args.games, options, args.home, args.away)
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            print(f"{cls.spec.name}: {summary['games']} matches from seed {args.seed}, "
+                  f"{args.home} (home) v {args.away} (away)")
+            print(f"home wins {summary['home_wins']}, away wins {summary['away_wins']}, draws {summary['draws']}")
+            print(f"mean points {summary['mean_points']:.2f}, mean tries {summary['mean_tries']:.2f} per match; "
+                  f"{summary['matches_per_second']} matches/s")
+        return 0
+    state = play_one(args.ruleset, args.seed, options, args.home, args.away)
+    summary = match_summary(args.ruleset, args.seed, state)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{cls.spec.name}, seed {args.seed}: {args.home} (home) v {args.away} (away)")
+    for event in state.events:
+        if event.private_to is None:
+            print(event.text)
+    print(f"Result: home {summary['home']['points']} ({summary['home']['tries']} tries), "
+          f"away {summary['away']['points']} ({summary['away']['tries']} tries), winner {summary['winner']}; "
+          f"{summary['actions']} actions.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

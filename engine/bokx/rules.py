@@ -1,0 +1,762 @@
+"""RUGBY_Bokx (JH Nel, v3.01): the dice board game, played to its full rules.
+
+The booklet's play strings become methods: a person's decision (the call of the
+play, the side of a kick or pass after seeing the die, double the distance, the
+penalty option, keep running after a missed tackle, the toss choice) is an
+action; every die between two decisions is thrown here with
+``self.chance.roll(6)``, so one action resolves the whole string of throws up
+to the next decision. Geometry lives in :mod:`engine.bokx.field`, the referee
+decks in ``referee_cards.toml``; every decision on what the booklet leaves open
+is listed in ``INTERPRETATIONS.md`` with its test.
+
+Seats: 0 (home) attacks towards row 21, 1 (away) towards row 0. "left" and
+"right" are as the side in possession faces its opponent's goal line.
+"""
+
+from __future__ import annotations
+
+from engine.bokx.cards import CARDS, DECKS, GROUPS
+from engine.bokx.field import (
+    BLUE_ZONE_P,
+    KICK_OFF_BLOCKS,
+    LINEOUT_BALL_X,
+    RED_ZONE_P,
+    TEN_METRE_P,
+    progress,
+    row_of,
+)
+from engine.core import GameState, Option, Outcome, RuleSetSpec
+from engine.registry import register
+
+# Forwards move half the distance: [1]+[2] -> 1 block, [3]+[4] -> 2, [5]+[6] -> 3.
+FORWARD_BLOCKS = (0, 1, 1, 2, 2, 3, 3)
+
+# Game seconds each play string takes (see INTERPRETATIONS.md, "the clock"). Tuned so that full
+# 80-minute matches between aware players score like test rugby.
+SECONDS = {
+    "kick_off": 23, "run": 16, "run_on": 6, "ruck": 9, "kick": 18, "scrum": 40, "lineout": 35,
+    "penalty": 23, "goal_kick": 35, "drop_goal": 14, "card": 12, "in_goal": 12, "try": 35,
+}
+
+BACKS = {1: "scrum-half (9)", 2: "fly-half (10)", 3: "inside centre (12)", 4: "outside centre (13)",
+         5: "full-back (15)"}
+WINGS = {-1: "left wing (11)", 1: "right wing (14)"}
+FRONT_ROW = ("loosehead prop (1)", "hooker (2)", "tighthead prop (3)")
+LOCKS = ("lock (4)", "lock (5)")
+LOOSE_FORWARDS = ("openside flanker (6)", "blindside flanker (7)", "number eight (8)")
+
+_CALL = tuple(sorted(("backs", "forwards", "kick")))
+_CALL_22 = tuple(sorted(("backs", "forwards", "kick", "kick_double")))
+_CALL_ZONE = tuple(sorted(("backs", "forwards", "kick", "drop_goal")))
+_MISS = tuple(sorted(("run_on", "backs", "forwards", "kick")))
+_MISS_22 = tuple(sorted(("run_on", "backs", "forwards", "kick", "kick_double")))
+_FREE = tuple(sorted(("kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
+_PEN_GOAL = tuple(sorted(("goal", "kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
+_SIDES = ("left", "right")
+_TOSS = ("kick_off", "receive")
+_KICK = ("kick", "kick_double")
+_ZONE_P = frozenset(RED_ZONE_P) | frozenset(BLUE_ZONE_P)
+_BLUE_P = frozenset(BLUE_ZONE_P)
+
+LABELS = {
+    "backs": "Run with the backline", "forwards": "Run with the forwards", "kick": "Kick downfield",
+    "kick_double": "Kick downfield, double the distance", "drop_goal": "Drop goal",
+    "run_on": "Keep running", "left": "Left", "right": "Right", "goal": "Kick at goal",
+    "scrum": "Take a scrum", "tap_backs": "Tap and run with the backline",
+    "tap_forwards": "Tap and run with the forwards", "kick_off": "Kick off", "receive": "Receive",
+}
+STAT_KEYS = ("penalties", "free_kicks", "referee_cards", "kicks", "kick_offs", "runs", "metres", "tackles",
+             "missed_tackles", "turnovers", "scrums_won", "lineouts_won", "rucks_won", "conversions",
+             "conversions_missed", "penalty_goals", "penalty_goals_missed", "drop_goals", "drop_goals_missed",
+             "penalty_tries")
+
+
+def _new_stats() -> dict:
+    return dict.fromkeys(STAT_KEYS, 0)
+
+
+@register
+class BokxState(GameState):
+    """A match of RUGBY_Bokx between two players (seat 0 home, seat 1 away)."""
+
+    spec = RuleSetSpec(
+        id="bokx",
+        name="RUGBY_Bokx",
+        players=2,
+        hidden_information=False,
+        rules_version="3.01-engine.1",
+        description="JH Nel's dice board game: call the play, throw for success, distance and direction, "
+                    "referee cards, scrums, lineouts and rucks on a 22 x 16 block field.",
+        options={
+            "half_minutes": Option(40, "Length of each half in game minutes (organisers may choose e.g. 10)"),
+            "extra_time": Option(False, "Knockout: if drawn, play two extra-time halves of a quarter of a "
+                                        "half each, then sudden death (first score wins)"),
+            "home_team": Option("Home", "Name of the home team (commentary)"),
+            "away_team": Option("Away", "Name of the away team (commentary)"),
+        },
+    )
+
+    # ---- setup ----------------------------------------------------------------------------------
+    def setup(self) -> None:
+        half = self.options["half_minutes"]
+        if half < 1:
+            raise ValueError("option 'half_minutes' must be at least 1")
+        self.teams = [self.options["home_team"], self.options["away_team"]]
+        self.score = [0, 0]
+        self.tries = [0, 0]
+        self.stats = [_new_stats(), _new_stats()]
+        self.period = 1
+        self.secs = 0
+        self.elapsed = 0
+        self.period_len = half * 60
+        self.x, self.y = KICK_OFF_BLOCKS["halfway"][0]
+        self.poss = 0
+        self.phase = "toss"
+        self.actor = None
+        self.ctx: dict = {}
+        self.after_miss = False
+        self.intercept = False
+        self.run_group = "backs"
+        self.carrier = ""
+        self.last_card = None
+        self.first_kicker = None
+        self.dice: list[int] = []
+        self.decks = {g: list(self.chance.shuffle(DECKS[g]["cards"])) for g in GROUPS}
+        # The toss: both throw, higher wins (throw again on a tie).
+        while True:
+            a, b = self._roll(), self._roll()
+            if a != b:
+                break
+        self.toss = [a, b]
+        winner = 0 if a > b else 1
+        self.actor = winner
+        self.emit("toss", winner, f"Toss: {self.teams[0]} throw {a}, {self.teams[1]} throw {b}; "
+                                  f"{self.teams[winner]} win the toss.", dice=[a, b])
+
+    # ---- protocol -------------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase == "over" else (self.actor,)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat != self.actor or self.phase == "over":
+            return []
+        phase = self.phase
+        if phase == "call":
+            p = progress(seat, self.y)
+            if self.after_miss:
+                return list(_MISS_22 if p <= 4 else _MISS)
+            if p <= 4:
+                return list(_CALL_22)
+            return list(_CALL_ZONE if p in _ZONE_P else _CALL)
+        if phase == "side":
+            return list(_SIDES)
+        if phase == "penalty":
+            return list(_PEN_GOAL if progress(seat, self.y) in _ZONE_P else _FREE)
+        if phase == "free_kick":
+            return list(_FREE)
+        if phase == "kickoff":
+            return list(_KICK)
+        return list(_TOSS)  # toss
+
+    def _apply(self, seat: int, action: str) -> None:
+        self.dice = []
+        phase = self.phase
+        if phase == "call":
+            self._call(seat, action)
+        elif phase == "side":
+            self._side(seat, action)
+        elif phase == "penalty" or phase == "free_kick":
+            self._penalty_option(seat, action)
+        elif phase == "kickoff":
+            self._kick(seat, "kickoff", action == "kick_double")
+        else:
+            kicker = seat if action == "kick_off" else 1 - seat
+            self.first_kicker = kicker
+            choice = "kick off" if kicker == seat else "receive"
+            self.emit("toss_choice", seat, f"{self.teams[seat]} choose to {choice}.", choice=action)
+            self._kick_off(kicker, "halfway")
+
+    def describe_action(self, action: str) -> str:
+        return LABELS.get(action, action)
+
+    def outcome(self) -> Outcome:
+        return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]),
+                       stats=(dict(self.stats[0]), dict(self.stats[1])))
+
+    # ---- dice -----------------------------------------------------------------------------------
+    def _roll(self) -> int:
+        v = self.chance.roll(6)
+        self.dice.append(v)
+        return v
+
+    def _distance(self, forwards: bool, double: bool) -> tuple[int, int]:
+        """Blocks moved by one distance throw (a 6 throws again and adds); and the first die."""
+        v = first = self._roll()
+        total = FORWARD_BLOCKS[v] if forwards else v
+        while v == 6:
+            v = self._roll()
+            total += FORWARD_BLOCKS[v] if forwards else v
+        return (total * 2 if double else total), first
+
+    def _tick(self, seconds: int) -> None:
+        self.secs += seconds
+        self.elapsed += seconds
+
+    # ---- call the play ----------------------------------------------------------------------------
+    def _call(self, seat: int, action: str) -> None:
+        intercept = self.intercept
+        self.after_miss = self.intercept = False
+        team = self.teams[seat]
+        if action == "run_on":
+            self._tick(SECONDS["run_on"])
+            self.emit("call", seat, f"{team}: the {self.carrier} keeps running.", call=action)
+            self._carry(seat, self.run_group)
+        elif action == "backs" or action == "forwards":
+            self._tick(SECONDS["run"])
+            self.stats[seat]["runs"] += 1
+            if intercept:
+                # After an interception the ball is only moved down the channel (no success, no line throw).
+                self.emit("call", seat, f"{team} run the interception with the {action}.", call=action)
+                self.carrier = ""
+                self._carry(seat, action)
+                return
+            v = self._roll()
+            if v == 1:
+                self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
+                                                f"{self.teams[1 - seat]}!", call=action, die=v)
+                self.stats[1 - seat]["turnovers"] += 1
+                self._gain(1 - seat, intercept=True)
+            elif v <= 3:
+                self.emit("call", seat, f"{team} run with the {action}: the referee has a call.", call=action, die=v)
+                self._card("running", seat, 1 - seat, lambda: self._line(seat, action))
+            else:
+                self.emit("call", seat, f"{team} run with the {action}.", call=action, die=v)
+                self._line(seat, action)
+        elif action == "kick" or action == "kick_double":
+            self._tick(SECONDS["kick"])
+            double = action == "kick_double"
+            v = self._roll()
+            what = "kick downfield, double the distance" if double else "kick downfield"
+            if v == 1:
+                self.emit("turnover", 1 - seat, f"{team} {what}, but the kick is charged down and "
+                                                f"{self.teams[1 - seat]} gather.", call=action, die=v)
+                self.stats[1 - seat]["turnovers"] += 1
+                self._gain(1 - seat)
+            elif v <= 3:
+                self.emit("call", seat, f"{team} {what}: the referee has a call.", call=action, die=v)
+                self._card("kick_downfield", seat, 1 - seat, lambda: self._kick(seat, "play", double))
+            else:
+                self.emit("call", seat, f"{team} {what}.", call=action, die=v)
+                self._kick(seat, "play", double)
+        else:  # drop_goal
+            self._tick(SECONDS["drop_goal"])
+            blue = progress(seat, self.y) in _BLUE_P
+            v = self._roll()
+            st = self.stats[seat]
+            if v >= 5 if blue else v == 6:
+                st["drop_goals"] += 1
+                self.emit("drop_goal", seat, f"{team} drop for goal from the {'Blue' if blue else 'Red'} zone... "
+                                             f"it's over! Three points.", die=v, good=True)
+                if not self._score(seat, 3):
+                    self._kick_off(1 - seat, "halfway")
+            else:
+                st["drop_goals_missed"] += 1
+                self.emit("drop_goal", seat, f"{team} drop for goal from the {'Blue' if blue else 'Red'} zone... "
+                                             f"missed.", die=v, good=False)
+                self._kick_off(1 - seat, "22")
+
+    # ---- running ------------------------------------------------------------------------------------
+    def _line(self, seat: int, group: str) -> None:
+        """THROW 2 of a run: blocks down the line; the side is chosen after seeing the die."""
+        d, first = self._distance(group == "forwards", False)
+        if group == "forwards":
+            names = FRONT_ROW if first <= 2 else LOCKS if first <= 4 else LOOSE_FORWARDS
+            self.carrier = names[(first + self.x) % len(names)]
+        else:
+            self.carrier = BACKS.get(first, "wing")
+        self.run_group = group
+        self.ctx = {"k": "run", "g": group, "d": d}
+        self.phase = "side"
+        self.actor = seat
+        self.emit("line", seat, f"The ball goes {d} block{'s' if d != 1 else ''} down the line to the "
+                                f"{self.carrier}: left or right?", blocks=d, carrier=self.carrier)
+
+    def _carry(self, seat: int, group: str) -> None:
+        """THROW 3 of a run (or the whole run after an interception or a missed tackle): down the channel."""
+        self.run_group = group
+        d, first = self._distance(group == "forwards", False)
+        if not self.carrier:
+            self.carrier = (BACKS.get(first, "wing") if group == "backs"
+                            else (FRONT_ROW if first <= 2 else LOCKS if first <= 4 else LOOSE_FORWARDS)[0])
+        p0 = progress(seat, self.y)
+        p = p0 + d
+        if p >= 21:
+            self.stats[seat]["metres"] += (21 - p0) * 5
+            self.y = row_of(seat, 21)
+            self.emit("carry", seat, f"The {self.carrier} of {self.teams[seat]} crosses the goal line!",
+                      blocks=d, x=self.x, y=self.y)
+            self._in_goal(seat)
+            return
+        self.stats[seat]["metres"] += d * 5
+        self.y = row_of(seat, p)
+        self.emit("carry", seat, f"The {self.carrier} carries {d} block{'s' if d != 1 else ''} upfield.",
+                  blocks=d, x=self.x, y=self.y)
+        self._tackle(seat, group)
+
+    def _tackle(self, att: int, group: str) -> None:
+        dfn = 1 - att
+        v = self._roll()
+        if v == 1 or (v == 4 and group == "forwards"):
+            self.stats[dfn]["missed_tackles"] += 1
+            self.emit("tackle", dfn, f"{self.teams[dfn]} miss the tackle! The {self.carrier} can keep running.",
+                      die=v, made=False)
+            self._missed(att, group)
+        elif v <= 3:
+            self.emit("tackle", dfn, f"{self.teams[dfn]} go for the tackle: the referee has a call.", die=v)
+            self._card("tackle", att, dfn, lambda: self._tackled(att))
+        else:
+            self.emit("tackle", dfn, f"{self.teams[dfn]} tackle the {self.carrier}.", die=v, made=True)
+            self._tackled(att)
+
+    def _tackled(self, att: int) -> None:
+        self.stats[1 - att]["tackles"] += 1
+        self._ruck(att)
+
+    def _missed(self, att: int, group: str) -> None:
+        self.poss = att
+        self.actor = att
+        self.phase = "call"
+        self.after_miss = True
+        self.run_group = group
+
+    def _ruck(self, att: int) -> None:
+        """Automatic ruck/maul: both throw (again on a tie); the higher has the ball on its side and throws."""
+        self._tick(SECONDS["ruck"])
+        while True:
+            a, b = self._roll(), self._roll()
+            if a != b:
+                break
+        side = att if a > b else 1 - att
+        v = self._roll()
+        text = f"Ruck: {self.teams[att]} {a}, {self.teams[1 - att]} {b}; ball on {self.teams[side]}'s side"
+        if v == 1:
+            self.emit("ruck", side, f"{text}, but it squirts out to {self.teams[1 - side]}.", dice=[a, b, v])
+            self.stats[1 - side]["turnovers"] += 1
+            self._won(1 - side, "rucks_won")
+        elif v <= 3:
+            self.emit("ruck", side, f"{text}: the referee has a call.", dice=[a, b, v])
+            self._card("ruck_maul", side, 1 - side, lambda: self._won(side, "rucks_won"))
+        else:
+            self.emit("ruck", side, f"{text}, and they win it.", dice=[a, b, v])
+            self._won(side, "rucks_won")
+
+    # ---- kicking ------------------------------------------------------------------------------------
+    def _kick(self, seat: int, src: str, double: bool) -> None:
+        """Distance (THROW 1) then direction (THROW 2) of a kick; the side is chosen after seeing the die.
+
+        ``src``: "play" (kick downfield), "penalty", "free_kick", "kickoff_halfway", "kickoff" (22/goal line).
+        """
+        self.stats[seat]["kick_offs" if src.startswith("kickoff") else "kicks"] += 1
+        x0, y0 = self.x, self.y
+        rcv = 1 - seat
+        d, _ = self._distance(False, double)
+        land = progress(seat, y0) + d
+        if src == "kickoff_halfway" and land <= TEN_METRE_P:
+            self.emit("kick", seat, f"{self.teams[seat]}'s kick-off goes {d} block{'s' if d != 1 else ''}: "
+                                    f"not 10 metres! Scrum to {self.teams[rcv]}.", blocks=d, outcome="not_ten")
+            self._scrum(rcv, x0, y0)
+            return
+        if land > 21:
+            self.emit("kick", seat, f"{self.teams[seat]} kick {d} blocks, over the dead-ball line: "
+                                    f"scrum to {self.teams[rcv]} where it was kicked.", blocks=d, outcome="dead")
+            self._scrum(rcv, x0, y0)
+            return
+        line, _ = self._distance(False, double)
+        self.ctx = {"k": "kick", "src": src, "land": land, "line": line, "x0": x0, "y0": y0, "d": d}
+        self.phase = "side"
+        self.actor = seat
+        self.emit("kick", seat, f"{self.teams[seat]} kick {d} block{'s' if d != 1 else ''} downfield and "
+                                f"{line} across: left or right?", blocks=d, across=line)
+
+    def _side(self, seat: int, action: str) -> None:
+        dx = (-1 if seat == 0 else 1) if action == "left" else (1 if seat == 0 else -1)
+        ctx = self.ctx
+        self.ctx = {}
+        if ctx["k"] == "run":
+            nx = self.x + dx * ctx["d"]
+            if self.carrier == "wing":
+                self.carrier = WINGS[-1 if action == "left" else 1]
+            if nx < 0 or nx > 15:
+                self.emit("touch", seat, f"The {self.carrier} is bundled into touch: lineout to "
+                                         f"{self.teams[1 - seat]}.", side=action)
+                self._lineout(1 - seat, self.y, "left" if nx < 0 else "right")
+                return
+            self.x = nx
+            self._carry(seat, ctx["g"])
+            return
+        self._kick_land(seat, ctx, self.x + dx * ctx["line"])
+
+    def _kick_land(self, seat: int, ctx: dict, nx: int) -> None:
+        rcv = 1 - seat
+        land = ctx["land"]
+        src = ctx["src"]
+        if nx < 0 or nx > 15:
+            side = "left" if nx < 0 else "right"
+            land_y = row_of(seat, land)
+            if src.startswith("kickoff"):
+                self.emit("touch", seat, f"Kick-off directly into touch: scrum to {self.teams[rcv]}.")
+                self._scrum(rcv, ctx["x0"], ctx["y0"])
+            elif land == 21:
+                self.emit("touch", seat, f"Into touch-in-goal: 22 m kick-off to {self.teams[rcv]}.")
+                self._kick_off(rcv, "22")
+            elif src == "penalty":
+                self.emit("touch", seat, f"Found touch from the penalty: {self.teams[seat]} throw in.")
+                self._lineout(seat, land_y, side)
+            elif src == "free_kick" or progress(seat, ctx["y0"]) <= 4:
+                self.emit("touch", seat, f"Found touch: lineout, {self.teams[rcv]} throw in.")
+                self._lineout(rcv, land_y, side)
+            else:
+                self.emit("touch", seat, f"Directly into touch from outside the 22: lineout back where it was "
+                                         f"kicked, {self.teams[rcv]} throw in.")
+                self._lineout(rcv, ctx["y0"], side)
+            return
+        self.x = nx
+        self.y = row_of(seat, land)
+        self._catch(seat)
+
+    def _catch(self, kicker: int) -> None:
+        rcv = 1 - kicker
+        v = self._roll()
+        if v == 1:
+            self.emit("catch", rcv, f"{self.teams[rcv]} fumble it: {self.teams[kicker]} regain the ball!",
+                      die=v, x=self.x, y=self.y, caught=False)
+            self._gain(kicker)
+        elif v <= 3:
+            self.emit("catch", rcv, f"{self.teams[rcv]} go up for the catch: the referee has a call.",
+                      die=v, x=self.x, y=self.y)
+            self._card("catch", kicker, rcv, lambda: self._caught(rcv), lambda: self._catch(kicker))
+        else:
+            self.emit("catch", rcv, f"{self.teams[rcv]} catch it.", die=v, x=self.x, y=self.y, caught=True)
+            self._caught(rcv)
+
+    def _caught(self, rcv: int) -> None:
+        if progress(rcv, self.y) == 0:
+            # Caught in its own in-goal: the catcher grounds it, 22 m kick-off.
+            self.emit("dead", rcv, f"{self.teams[rcv]} ground it in-goal: 22 m kick-off.")
+            self._kick_off(rcv, "22")
+        else:
+            self._gain(rcv)
+
+    def _kick_off(self, seat: int, spot: str) -> None:
+        """A restart: halfway (purple), 22 (yellow) or goal line (orange). Ends the half if time is up."""
+        if self._time_up():
+            return
+        self.x, self.y = KICK_OFF_BLOCKS[spot][seat]
+        self.poss = seat
+        self._tick(SECONDS["kick_off"])
+        if spot == "halfway":
+            self.emit("kick_off", seat, f"{self.teams[seat]} kick off from halfway.", spot=spot)
+            self._kick(seat, "kickoff_halfway", False)
+        else:
+            self.phase = "kickoff"
+            self.actor = seat
+            where = "the 22" if spot == "22" else "the goal line"
+            self.emit("kick_off", seat, f"{self.teams[seat]} to kick off from {where}.", spot=spot)
+
+    # ---- set pieces -------------------------------------------------------------------------------
+    def _scrum(self, feeder: int, x: int, y: int, check_time: bool = True) -> None:
+        if check_time and self._time_up():
+            return
+        self.x = x
+        self.y = 1 if y < 1 else 20 if y > 20 else y
+        self.poss = feeder
+        self._tick(SECONDS["scrum"])
+        v = self._roll()
+        if v == 1:
+            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed... won against the head by "
+                                       f"{self.teams[1 - feeder]}!", die=v)
+            self.stats[1 - feeder]["turnovers"] += 1
+            self._won(1 - feeder, "scrums_won")
+        elif v <= 3:
+            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed: the referee has a call.", die=v)
+            self._card("scrum", feeder, 1 - feeder, lambda: self._won(feeder, "scrums_won"))
+        else:
+            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed and win it.", die=v)
+            self._won(feeder, "scrums_won")
+
+    def _lineout(self, thrower: int, y: int, side: str) -> None:
+        if self._time_up():
+            return
+        self.x = LINEOUT_BALL_X[side]
+        self.y = y
+        self.poss = thrower
+        self._tick(SECONDS["lineout"])
+        v = self._roll()
+        if v == 1:
+            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw... stolen by "
+                                          f"{self.teams[1 - thrower]}!", die=v)
+            self.stats[1 - thrower]["turnovers"] += 1
+            self._won(1 - thrower, "lineouts_won")
+        elif v <= 3:
+            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw: the referee has a call.", die=v)
+            self._card("lineout", thrower, 1 - thrower, lambda: self._won(thrower, "lineouts_won"))
+        else:
+            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw and win it.", die=v)
+            self._won(thrower, "lineouts_won")
+
+    def _won(self, seat: int, stat: str) -> None:
+        self.stats[seat][stat] += 1
+        self._gain(seat)
+
+    def _gain(self, seat: int, intercept: bool = False) -> None:
+        """``seat`` has the ball at its position: in-goal play in the opponent's in-goal, else call the play."""
+        self.poss = seat
+        if progress(seat, self.y) == 21:
+            self._in_goal(seat)
+            return
+        self.actor = seat
+        self.phase = "call"
+        self.intercept = intercept
+        self.after_miss = False
+
+    # ---- in-goal and scoring ----------------------------------------------------------------------
+    def _in_goal(self, att: int) -> None:
+        dfn = 1 - att
+        self.poss = att
+        self._tick(SECONDS["in_goal"])
+        v = self._roll()
+        if v == 1 or v == 4:
+            self._try(att, v)
+        elif v <= 3:
+            self.emit("in_goal", dfn, f"{self.teams[dfn]} scramble in-goal: the referee has a call.", die=v)
+            self._card("in_goal", att, dfn, lambda: self._try(att, None))
+        elif v == 5:
+            self.emit("in_goal", dfn, f"Held up by {self.teams[dfn]}! Goal-line kick-off.", die=v)
+            self._kick_off(dfn, "goal_line")
+        else:
+            self.emit("in_goal", dfn, f"{self.teams[dfn]} turn it over in-goal!", die=v)
+            self.stats[dfn]["turnovers"] += 1
+            self._gain(dfn)
+
+    def _score(self, seat: int, points: int) -> bool:
+        """Add points; in sudden death the first score ends the match (returns True)."""
+        self.score[seat] += points
+        if self.period == 5:
+            self._game_over()
+            return True
+        return False
+
+    def _try(self, att: int, die: int | None) -> None:
+        self._tick(SECONDS["try"])
+        self.tries[att] += 1
+        self.emit("try", att, f"TRY! {self.teams[att]} score through the {self.carrier or 'forwards'}.",
+                  die=die, x=self.x, y=self.y)
+        if self._score(att, 5):
+            return
+        # The conversion is a goal kick from the Blue zone (INTERPRETATIONS.md).
+        v = self._roll()
+        if v >= 3:
+            self.stats[att]["conversions"] += 1
+            self.emit("conversion", att, f"{self.teams[att]} convert.", die=v, good=True)
+            self.score[att] += 2
+        else:
+            self.stats[att]["conversions_missed"] += 1
+            self.emit("conversion", att, f"{self.teams[att]} miss the conversion.", die=v, good=False)
+        self._kick_off(1 - att, "halfway")
+
+    def _penalty_try(self, att: int) -> None:
+        self._tick(SECONDS["try"])
+        self.tries[att] += 1
+        self.stats[att]["penalty_tries"] += 1
+        self.emit("try", att, f"Penalty try to {self.teams[att]}: seven points.", penalty_try=True)
+        if not self._score(att, 7):
+            self._kick_off(1 - att, "halfway")
+
+    # ---- penalties and free kicks -----------------------------------------------------------------
+    def _penalty(self, seat: int, kind: str) -> None:
+        self.y = 1 if self.y < 1 else 20 if self.y > 20 else self.y
+        self.poss = seat
+        self.actor = seat
+        self.phase = kind
+        self._tick(SECONDS["penalty"])
+        self.stats[seat]["penalties" if kind == "penalty" else "free_kicks"] += 1
+
+    def _penalty_option(self, seat: int, action: str) -> None:
+        kind = self.phase
+        team = self.teams[seat]
+        if action == "goal":
+            self._tick(SECONDS["goal_kick"])
+            blue = progress(seat, self.y) in _BLUE_P
+            v = self._roll()
+            st = self.stats[seat]
+            if v >= 3 if blue else v >= 5:
+                st["penalty_goals"] += 1
+                self.emit("penalty_goal", seat, f"{team} kick the penalty from the {'Blue' if blue else 'Red'} "
+                                                f"zone: over! Three points.", die=v, good=True)
+                if not self._score(seat, 3):
+                    self._kick_off(1 - seat, "halfway")
+            else:
+                st["penalty_goals_missed"] += 1
+                self.emit("penalty_goal", seat, f"{team} kick the penalty from the {'Blue' if blue else 'Red'} "
+                                                f"zone: wide.", die=v, good=False)
+                self._kick_off(1 - seat, "22")
+        elif action == "kick" or action == "kick_double":
+            self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
+                                    f"{', double the distance' if action == 'kick_double' else ''}.", call=action)
+            self._kick(seat, kind, action == "kick_double")
+        elif action == "scrum":
+            self.emit("call", seat, f"{team} take the scrum.", call=action)
+            self._scrum(seat, self.x, self.y, check_time=False)
+        else:
+            group = "backs" if action == "tap_backs" else "forwards"
+            self._tick(SECONDS["run"])
+            self.stats[seat]["runs"] += 1
+            self.emit("call", seat, f"{team} tap and go with the {group}.", call=action)
+            self._line(seat, group)
+
+    # ---- referee cards ------------------------------------------------------------------------------
+    def _card(self, group: str, att: int, dfn: int, cont, again=None) -> None:
+        """Draw the top card of ``group`` (it goes to the bottom) and carry out the call.
+
+        ``att``/``dfn`` are the attacker and defender of the play; ``cont`` continues the play as a
+        success; ``again`` repeats the throw (the "catches ball in air" card outside the 22).
+        """
+        deck = self.decks[group]
+        cid = deck.pop(0)
+        deck.append(cid)
+        card = CARDS[cid]
+        self.last_card = cid
+        drawer = att if DECKS[group]["drawn_by"] == "attacker" else dfn
+        self.stats[drawer]["referee_cards"] += 1
+        to = att if card["to"] == "attacker" else dfn
+        call = card["call"]
+        self._tick(SECONDS["card"])
+        self.emit("card", drawer, f"Referee ({DECKS[group]['name']}): {card['text']}", card=cid, group=group,
+                  call=call, to=to)
+        if call == "continue":
+            cont()
+        elif call == "play_on":
+            if to != self.poss:
+                self.stats[to]["turnovers"] += 1
+            self._gain(to)
+        elif call == "penalty" or call == "free_kick":
+            self._penalty(to, call)
+        elif call == "scrum":
+            self._scrum(to, self.x, self.y)
+        elif call == "kick_off":
+            self._kick_off(to, card["spot"])
+        elif call == "mark":
+            if progress(dfn, self.y) <= 4:
+                self._penalty(dfn, "free_kick")
+            elif again is not None:
+                again()
+            else:
+                cont()
+        elif call == "block":
+            p = progress(att, self.y) - 1
+            self.y = row_of(att, p if p > 0 else 0)
+            self._gain(to)
+        elif call == "picked_up":
+            p = progress(to, self.y) + 1
+            self.y = row_of(to, p if p < 21 else 21)
+            self._gain(to)
+        elif call == "keep_running":
+            self._missed(att, self.run_group)
+        elif call == "try":
+            self._try(att, None)
+        else:  # penalty_try
+            self._penalty_try(att)
+
+    # ---- the clock ----------------------------------------------------------------------------------
+    def _time_up(self) -> bool:
+        """Called when the ball is dead before a restart: if the period's time is up, end it (True)."""
+        if self.period_len is None or self.secs < self.period_len:
+            return False
+        self._end_period()
+        return True
+
+    def _end_period(self) -> None:
+        period = self.period
+        drawn = self.score[0] == self.score[1]
+        names = {1: "Half time", 2: "Full time", 3: "End of the first half of extra time",
+                 4: "End of extra time"}
+        self.emit("period_end", None, f"{names[period]}: {self.teams[0]} {self.score[0]} - "
+                                      f"{self.score[1]} {self.teams[1]}.", period=period)
+        extra = max(1, self.options["half_minutes"] // 4) * 60
+        if period == 1:
+            nxt, kicker, length = 2, 1 - self.first_kicker, self.options["half_minutes"] * 60
+        elif period in (2, 4) and drawn and self.options["extra_time"]:
+            nxt, kicker, length = period + 1, self.first_kicker, (extra if period == 2 else None)
+        elif period == 3:
+            nxt, kicker, length = 4, 1 - self.first_kicker, extra
+        else:
+            self._game_over()
+            return
+        self.period = nxt
+        self.secs = 0
+        self.period_len = length
+        # Referee cards are shuffled at half time (and, by extension, before each extra period).
+        self.decks = {g: list(self.chance.shuffle(self.decks[g])) for g in GROUPS}
+        if nxt == 5:
+            self.emit("sudden_death", None, "Sudden death: the first score wins.")
+        self._kick_off(kicker, "halfway")
+
+    def _game_over(self) -> None:
+        self.phase = "over"
+        self.actor = None
+        s = self.score
+        self.emit("full_time", None, f"Final score: {self.teams[0]} {s[0]} - {s[1]} {self.teams[1]}.",
+                  score=list(s))
+
+    # ---- views and persistence ------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict:
+        """Everything a player (or the web page) may see: the decks' order stays hidden."""
+        pending = None
+        if self.phase != "over":
+            pending = {"seat": self.actor, "kind": self.phase, "actions": self.legal_actions(self.actor)}
+            if self.phase == "side":
+                pending["preview"] = self._side_preview()
+            elif self.phase == "kickoff":
+                pending["spot"] = self.ctx.get("spot")
+        return {
+            "ruleset": "bokx", "seat": seat, "teams": list(self.teams),
+            "ball": {"x": self.x, "y": self.y}, "possession": self.poss,
+            "progress": progress(self.poss, self.y),
+            "score": list(self.score), "tries": list(self.tries),
+            "period": self.period, "half": min(self.period, 2),
+            "clock": {"seconds": self.secs, "period_seconds": self.period_len, "elapsed": self.elapsed,
+                      "time_up": self.period_len is not None and self.secs >= self.period_len},
+            "last_dice": list(self.dice), "last_card": self.last_card, "carrier": self.carrier,
+            "pending": pending, "phase": self.phase, "after_miss": self.after_miss,
+            "intercept": self.intercept, "attacks_towards_row": {"0": 21, "1": 0},
+            "over": self.phase == "over",
+        }
+
+    def _side_preview(self) -> dict:
+        """Where the ball ends for each side choice (for the UI and the aware player)."""
+        ctx = self.ctx
+        seat = self.actor
+        blocks = ctx["d"] if ctx["k"] == "run" else ctx["line"]
+        out = {"kind": ctx["k"], "blocks": blocks}
+        if ctx["k"] == "kick":
+            out.update(src=ctx["src"], land_y=row_of(seat, ctx["land"]), from_y=ctx["y0"])
+        for action in _SIDES:
+            dx = (-1 if seat == 0 else 1) if action == "left" else (1 if seat == 0 else -1)
+            nx = self.x + dx * blocks
+            out[action] = {"x": nx, "touch": nx < 0 or nx > 15}
+        return out
+
+    _FIELDS = ("teams", "score", "tries", "stats", "period", "secs", "elapsed", "period_len", "x", "y", "poss",
+               "phase", "actor", "ctx", "after_miss", "intercept", "run_group", "carrier", "last_card",
+               "first_kicker", "dice", "decks", "toss")
+
+    def state_dict(self) -> dict:
+        import copy
+
+        return {k: copy.deepcopy(getattr(self, k)) for k in self._FIELDS}
+
+    def load_state_dict(self, data: dict) -> None:
+        import copy
+
+        for k in self._FIELDS:
+            setattr(self, k, copy.deepcopy(data[k]))

@@ -1,0 +1,501 @@
+"""Rugby Champion — solo mode: one person (seat 0, home) against the Non-player (seat 1, away).
+
+The Non-player is the engine's own automaton: it never acts through ``apply``;
+its cards come off the shuffled draw pile and its support pile, and its choices
+are the book's. ``to_act()`` is ``(0,)`` while the game runs and ``()`` at the end.
+
+The deck is data (``cards.toml``, loaded by :mod:`.cards`). The decisions on
+what the source leaves open are in ``INTERPRETATIONS.md``.
+
+Actions (canonical strings):
+
+* ``play <card> <type>`` — attack: play a hand card against the targeted line card on a challenge type;
+* ``play <card> <type> <left|right>`` — the same, choosing the direction after winning on the advanced card;
+* ``pair <card> <card>`` — lineout or scrum: the two cards placed face up (ids sorted);
+* ``convert <card>`` / ``no-convert`` — after the person's try, kick with a Goal-symbol card or not.
+"""
+
+from __future__ import annotations
+
+from engine.core import AWAY, HOME, GameState, Option, Outcome, RuleSetSpec
+from engine.registry import register
+from engine.rugby_champion_solo.cards import DECK
+
+SLOTS = ("L2", "L1", "A", "R1")  # the defensive line, left to right; A is the advanced card
+ADVANCED, RIGHT = 2, 3
+DIRECTIONS = {"left": -1, "right": 1}
+DIRECTION_NAMES = {-1: "left", 1: "right"}
+HAND_SIZE = 4
+NP = "the Non-player"
+
+
+class _PileEmpty(Exception):
+    """The draw pile ran out: the half is over."""
+
+
+def card(card_id: str):
+    return DECK.players[card_id]
+
+
+def allowed_types(slot: int) -> tuple[str, ...]:
+    """Challenge types allowed against the line card at ``slot``."""
+    return DECK.right_card_types if slot == RIGHT else DECK.challenge_types
+
+
+@register
+class RugbyChampionSoloState(GameState):
+    """The solo game: attack phases against a four-card defensive line, lineouts, scrums, two halves."""
+
+    spec = RuleSetSpec(
+        id="rugby-champion-solo",
+        name="Rugby Champion (solo)",
+        players=2,
+        hidden_information=True,
+        rules_version="1.0",
+        options={"halves": Option(2, "halves to play (each ends when the draw pile runs out)", choices=(1, 2))},
+        description="One person against the game: break the Non-player's defensive line with challenges, "
+                    "win lineouts and scrums, score tries and conversions over two halves.",
+    )
+
+    _FIELDS = ("half", "pile", "discard", "hand", "line", "support", "kickers_aside", "support_drawn",
+               "advantage", "extra_card", "score", "tries", "conversions", "phase", "slot", "direction",
+               "forced_type", "setpiece", "last", "over", "phases", "challenges")
+
+    # ---- setup and halves ------------------------------------------------------------------
+    def setup(self) -> None:
+        self.half = 0
+        self.score = [0, 0]
+        self.tries = [0, 0]
+        self.conversions = [0, 0]
+        self.phases = 0
+        self.challenges = [0, 0, 0]  # won, drawn, lost by the person
+        self.over = False
+        self.last: dict | None = None
+        self._start_half()
+
+    def _start_half(self) -> None:
+        self.half += 1
+        self.pile: list[str] = self.chance.shuffle(list(DECK.players))
+        self.discard: list[str] = []
+        self.hand: list[str] = []
+        self.line: list[dict] = [{"card": None, "up": False} for _ in SLOTS]
+        self.support: list[str] = []
+        self.kickers_aside: list[str] = []
+        self.support_drawn = False
+        self.advantage: int | None = None
+        self.extra_card = False
+        self.phase = "attack"
+        self.slot: int | None = ADVANCED
+        self.direction: int | None = None
+        self.forced_type: str | None = "physical"
+        self.setpiece: dict | None = None
+        self.emit("half", None, f"Half {self.half} starts.", half=self.half)
+        self._guard(self._start_attack)
+
+    def _guard(self, step, *args) -> None:
+        """Run a step; if it needs a card from an empty draw pile, the half ends there."""
+        try:
+            step(*args)
+        except _PileEmpty:
+            self._end_half()
+
+    def _end_half(self) -> None:
+        self.emit("half_time" if self.half < self.options["halves"] else "full_time", None,
+                  f"The draw pile is empty: end of half {self.half} ({self.score[0]}-{self.score[1]}).",
+                  half=self.half, score=list(self.score))
+        if self.half < self.options["halves"]:
+            self._start_half()
+        else:
+            self.over = True
+            self.phase = "over"
+
+    # ---- drawing ---------------------------------------------------------------------------------
+    def _draw(self) -> str:
+        if not self.pile:
+            raise _PileEmpty
+        return self.pile.pop(0)
+
+    def _refill_hand(self) -> None:
+        target = HAND_SIZE + (1 if self.extra_card else 0)
+        self.extra_card = False
+        drawn = []
+        while len(self.hand) < target:
+            c = self._draw()
+            self.hand.append(c)
+            drawn.append(c)
+        if drawn:
+            self.emit("refill", HOME, f"You draw {len(drawn)} card(s).", count=len(drawn))
+            self.emit("drawn", HOME, "You draw " + ", ".join(card(c).name for c in drawn) + ".",
+                      private_to=HOME, cards=drawn)
+
+    def _reshuffle_support(self) -> None:
+        # A Kicker set aside stays aside until it converts a try.
+        pool = [s for s in DECK.supports if s not in self.kickers_aside]
+        self.support = self.chance.shuffle(pool)
+        self.support_drawn = False
+
+    def _support_draw(self) -> str | None:
+        """The Non-player's one support draw of the phase (None if already drawn or the pile is bare)."""
+        if self.support_drawn or not self.support:
+            return None
+        self.support_drawn = True
+        drawn = self.support.pop(0)
+        self.emit("support", AWAY, f"{NP.capitalize()} draws a support card: {DECK.supports[drawn].name}.",
+                  card=drawn, effect=DECK.supports[drawn].effect)
+        return drawn
+
+    # ---- phases --------------------------------------------------------------------------------------
+    def _start_attack(self, start: int = ADVANCED, direction: int | None = None) -> None:
+        self.phases += 1
+        self.phase = "attack"
+        self.setpiece = None
+        self._reshuffle_support()
+        # Revealed line cards go; unrevealed ones stay in play. The line is laid before the hand is drawn.
+        for spot in self.line:
+            if spot["up"]:
+                self.discard.append(spot["card"])
+                spot["card"], spot["up"] = None, False
+        for spot in self.line:
+            if spot["card"] is None:
+                spot["card"] = self._draw()
+        self._refill_hand()
+        self.slot, self.direction, self.forced_type = start, direction, "physical"
+        self.emit("attack", HOME, f"Attack phase: Physical challenge on the {_slot_name(start)} card.",
+                  slot=SLOTS[start])
+
+    def _start_setpiece(self, kind: str) -> None:
+        self.phases += 1
+        self.phase = kind
+        self._reshuffle_support()
+        hidden = self._draw()
+        self.setpiece = {"kind": kind, "hidden": hidden}
+        self._refill_hand()
+        self.slot = self.direction = self.forced_type = None
+        piece = DECK.lineout if kind == "lineout" else DECK.scrum
+        self.emit(kind, None, f"{piece.name}: {NP} has the {piece.name} card ({piece.value}) and a hidden card.")
+
+    # ---- protocol ---------------------------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.over else (HOME,)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self.over or seat != HOME:
+            return []
+        if self.phase == "attack":
+            if self.slot is None:  # choose the direction after winning on the advanced card
+                return sorted(f"play {c} {t} {name}" for c in self.hand for d, name in DIRECTION_NAMES.items()
+                              for t in allowed_types(ADVANCED + d))
+            types = [self.forced_type] if self.forced_type else allowed_types(self.slot)
+            return sorted(f"play {c} {t}" for c in self.hand for t in types)
+        if self.phase in ("lineout", "scrum"):
+            return sorted({"pair " + " ".join(sorted((a, b))) for i, a in enumerate(self.hand)
+                           for b in self.hand[i + 1:]})
+        if self.phase == "conversion":
+            return sorted([f"convert {c}" for c in self.hand if card(c).goal] + ["no-convert"])
+        return []
+
+    def _apply(self, seat: int, action: str) -> None:
+        parts = action.split()
+        if parts[0] == "play":
+            self._guard(self._challenge, parts[1], parts[2], parts[3] if len(parts) > 3 else None)
+        elif parts[0] == "pair":
+            self._guard(self._contest, parts[1], parts[2])
+        elif parts[0] == "convert":
+            self.hand.remove(parts[1])
+            self.discard.append(parts[1])
+            self.score[HOME] += DECK.conversion_points
+            self.conversions[HOME] += 1
+            self.emit("conversion", HOME, f"You convert with the {card(parts[1]).name}: +{DECK.conversion_points}.",
+                      card=parts[1], score=list(self.score))
+            self._guard(self._start_attack)
+        else:  # no-convert
+            self.emit("no_conversion", HOME, "You keep your Goal card: no conversion.")
+            self._guard(self._start_attack)
+
+    # ---- the attack challenge --------------------------------------------------------------------------
+    def _challenge(self, mine: str, ctype: str, choose: str | None) -> None:
+        if choose is not None:
+            self.direction = DIRECTIONS[choose]
+            self.slot = ADVANCED + self.direction
+        slot = self.slot
+        spot = self.line[slot]
+        theirs = spot["card"]
+        spot["up"] = True
+        self.hand.remove(mine)
+        self.discard.append(mine)
+        me, np_card = card(mine), card(theirs)
+        pv, nv = me.values[ctype], np_card.values[ctype]
+        note = ""
+        # The Referee cancels an opposing card that has a whistle; against two whistles a scrum starts.
+        if me.referee and not np_card.referee and np_card.whistles:
+            if np_card.whistles == 2:
+                return self._referee_scrum(mine, theirs, ctype, slot, HOME)
+            nv, note = 0, "the Referee cancels the whistled card"
+        elif np_card.referee and not me.referee and me.whistles:
+            if me.whistles == 2:
+                return self._referee_scrum(mine, theirs, ctype, slot, AWAY)
+            pv, note = 0, "the Referee cancels your whistled card"
+        support = None
+        if pv - nv >= 1:
+            support = self._support_draw()
+        self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
+                     "value": pv, "np_value": nv, "support": support, "note": note}
+        if support is not None:
+            effect = DECK.supports[support]
+            if effect.effect == "foul":
+                self.last["margin"] = pv - nv
+                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+                return self._start_setpiece("scrum")
+            if effect.effect == "kicker":
+                self.kickers_aside.append(support)
+            if effect.effect == "support":
+                nv += effect.bonus
+                self.last["np_value"] = nv
+        margin = pv - nv
+        self.last["margin"] = margin
+        self.challenges[0 if margin > 0 else 1 if margin == 0 else 2] += 1
+        self.emit("challenge", HOME, f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your "
+                  f"{me.name} {pv} v {np_card.name} {nv}" + (f" ({note})" if note else "") + ".",
+                  **self.last)
+        if margin >= 2:
+            return self._person_try()
+        if margin == 1:
+            if self.direction is None:
+                self.slot, self.forced_type = None, None  # the person chooses where to go next
+            else:
+                nxt = slot + self.direction
+                if not 0 <= nxt < len(SLOTS):
+                    return self._ball_out()
+                self.slot, self.forced_type = nxt, None
+            return self._maybe_end_attack()
+        if margin == -1:
+            if self.advantage == HOME:
+                self.advantage = None
+                self.emit("advantage_lost", HOME, "You lose the Advantage card; the Non-player does not gain it.")
+            elif self.advantage == AWAY:
+                self.emit("advantage", AWAY, f"Second advantage to {NP}.")
+                return self._np_try()
+            else:
+                self.advantage = AWAY
+                self.emit("advantage", AWAY, f"{NP.capitalize()} takes the Advantage card.")
+        if margin <= -2:
+            return self._np_try()
+        # Draw or lose by 1: direction from the revealed card's arrow, type from its red value.
+        new_direction = DIRECTIONS[np_card.arrow]
+        if self.direction is not None and new_direction != self.direction:
+            self._replace_revealed()
+        self.direction = new_direction
+        nxt = slot + new_direction
+        if not 0 <= nxt < len(SLOTS):
+            return self._ball_out()
+        self.slot = nxt
+        self.forced_type = np_card.red if np_card.red in allowed_types(nxt) else "physical"
+        self._maybe_end_attack()
+
+    def _replace_revealed(self) -> None:
+        """On a change of direction the Non-player's revealed cards are replaced by new face-down ones."""
+        for spot in self.line:
+            if spot["up"]:
+                self.discard.append(spot["card"])
+                spot["card"], spot["up"] = self._draw(), False
+        self.emit("line", AWAY, f"Change of direction: {NP} replaces its revealed cards.")
+
+    def _maybe_end_attack(self) -> None:
+        if not self.hand:
+            self.emit("phase_end", HOME, "Your hand is played out: a new attack phase.")
+            self._start_attack()
+
+    def _ball_out(self) -> None:
+        self.emit("touch", None, "The ball goes out: lineout.")
+        self._start_setpiece("lineout")
+
+    def _referee_scrum(self, mine: str, theirs: str, ctype: str, slot: int, by: int) -> None:
+        self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
+                     "value": None, "np_value": None, "support": None, "margin": None,
+                     "note": "Referee against two whistles: scrum"}
+        self.emit("referee", by, "The Referee meets a card with two whistles: scrum.", card=mine, np_card=theirs)
+        self._start_setpiece("scrum")
+
+    # ---- lineout and scrum -------------------------------------------------------------------------------
+    def _contest(self, a: str, b: str) -> None:
+        kind = self.setpiece["kind"]
+        piece = DECK.lineout if kind == "lineout" else DECK.scrum
+        hidden = self.setpiece["hidden"]
+        for c in (a, b):
+            self.hand.remove(c)
+            self.discard.append(c)
+        self.discard.append(hidden)
+        h = card(hidden)
+        values = [card(a).values[piece.type], card(b).values[piece.type]]
+        hidden_value = h.values[piece.type]
+        note = ""
+        mine = (card(a), card(b))
+        if any(c.referee for c in mine) and not h.referee and h.whistles:
+            if h.whistles == 2 and kind == "lineout":
+                self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "note": "Referee: scrum"}
+                self.emit("referee", HOME, "The Referee meets a card with two whistles: scrum.")
+                return self._start_setpiece("scrum")
+            hidden_value, note = 0, "the Referee cancels the whistled card"
+        elif h.referee and not any(c.referee for c in mine):
+            for i, c in enumerate(mine):
+                if c.whistles:
+                    values[i] = 0
+                    note = "the Referee cancels your whistled card"
+        total, np_total = sum(values), piece.value + hidden_value
+        support = self._support_draw() if total > np_total else None
+        if support is not None:
+            effect = DECK.supports[support]
+            if effect.effect == "foul":
+                self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "total": total,
+                             "np_total": np_total, "support": support, "note": "Deliberate foul: scrum"}
+                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+                return self._start_setpiece("scrum")
+            if effect.effect == "kicker":
+                self.kickers_aside.append(support)
+            if effect.effect == "support":
+                np_total += effect.bonus
+        winner = HOME if total > np_total else AWAY if np_total > total else None
+        self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "total": total, "np_total": np_total,
+                     "support": support, "note": note, "winner": winner}
+        verdict = "you win it" if winner == HOME else f"{NP} wins it" if winner == AWAY else "nobody wins it"
+        self.emit(f"{kind}_result", winner, f"{piece.name}: {total} v {np_total}, {verdict}.", **self.last)
+        self.setpiece = None
+        if winner is not None:
+            if self.advantage == winner:
+                self.emit("advantage", winner, "A second advantage: try!")
+                return self._person_try() if winner == HOME else self._np_try()
+            self.advantage = winner
+            if winner == HOME:
+                self.extra_card = True
+            self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP.capitalize()} takes")
+                      + " the Advantage card.")
+        if kind == "scrum":
+            # Play goes left or right as the Non-player's scrum card shows: the next attack starts there.
+            d = DIRECTIONS[h.arrow]
+            return self._start_attack(ADVANCED + d, d)
+        self._start_attack()
+
+    # ---- tries -----------------------------------------------------------------------------------------------
+    def _person_try(self) -> None:
+        self.score[HOME] += DECK.try_points
+        self.tries[HOME] += 1
+        self.advantage = None
+        self.emit("try", HOME, f"Try! ({self.score[0]}-{self.score[1]})", score=list(self.score))
+        if any(card(c).goal for c in self.hand):
+            self.phase = "conversion"
+            self.slot = self.direction = self.forced_type = None
+            return
+        self._start_attack()
+
+    def _np_try(self) -> None:
+        self.score[AWAY] += DECK.try_points
+        self.tries[AWAY] += 1
+        self.advantage = None
+        self.emit("try", AWAY, f"{NP.capitalize()} scores a try ({self.score[0]}-{self.score[1]}).",
+                  score=list(self.score))
+        kicker = self.kickers_aside.pop(0) if self.kickers_aside else None
+        if kicker is None:
+            drawn = self._support_draw()
+            if drawn is not None and DECK.supports[drawn].effect == "kicker":
+                kicker = drawn
+        if kicker is not None:
+            self.score[AWAY] += DECK.conversion_points
+            self.conversions[AWAY] += 1
+            self.emit("conversion", AWAY, f"{NP.capitalize()}'s Kicker converts ({self.score[0]}-{self.score[1]}).",
+                      score=list(self.score))
+        self._start_attack()
+
+    # ---- results and views --------------------------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        stats = ({"conversions": self.conversions[HOME], "challenges_won": self.challenges[0],
+                  "challenges_drawn": self.challenges[1], "challenges_lost": self.challenges[2],
+                  "phases": self.phases},
+                 {"conversions": self.conversions[AWAY]})
+        return Outcome(points=(self.score[HOME], self.score[AWAY]), tries=(self.tries[HOME], self.tries[AWAY]),
+                       stats=stats)
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see: the person's hand only for seat 0; never the piles' order or face-down cards."""
+        person = seat == HOME
+        line = []
+        for i, spot in enumerate(self.line):
+            face_up = spot["up"] and spot["card"] is not None
+            line.append({"slot": SLOTS[i], "face_up": face_up,
+                         "card": card(spot["card"]).to_dict() if face_up else None,
+                         "occupied": spot["card"] is not None, "target": i == self.slot and self.phase == "attack",
+                         "types": list(allowed_types(i))})
+        setpiece = None
+        if self.setpiece is not None:
+            piece = DECK.lineout if self.setpiece["kind"] == "lineout" else DECK.scrum
+            setpiece = {"kind": self.setpiece["kind"], "card": piece.to_dict(), "hidden": True}
+        return {
+            "ruleset": self.spec.id,
+            "seat": seat,
+            "half": self.half,
+            "halves": self.options["halves"],
+            "phase": self.phase,
+            "score": list(self.score),
+            "tries": list(self.tries),
+            "hand": [card(c).to_dict() for c in self.hand] if person else None,
+            "hand_count": len(self.hand),
+            "line": line,
+            "target": SLOTS[self.slot] if self.slot is not None and self.phase == "attack" else None,
+            "choose_direction": self.phase == "attack" and self.slot is None,
+            "direction": DIRECTION_NAMES.get(self.direction),
+            "forced_type": self.forced_type,
+            "setpiece": setpiece,
+            "advantage": {HOME: "home", AWAY: "away"}.get(self.advantage),
+            "extra_card": self.extra_card,
+            "pile_count": len(self.pile),
+            "discard": list(self.discard),
+            "support_count": len(self.support),
+            "support_drawn": self.support_drawn,
+            "kickers_aside": len(self.kickers_aside),
+            "last": self.last,
+            "challenge_types": list(DECK.challenge_types),
+            "over": self.over,
+            "to_act": list(self.to_act()),
+            "legal": self.legal_actions(seat) if seat == HOME else [],
+        }
+
+    def state_dict(self) -> dict:
+        return {name: _copy(getattr(self, name)) for name in self._FIELDS}
+
+    def load_state_dict(self, data: dict) -> None:
+        for name in self._FIELDS:
+            setattr(self, name, _copy(data[name]))
+        if isinstance(self.last, dict) and "winner" in self.last and self.last["winner"] is not None:
+            self.last["winner"] = int(self.last["winner"])
+
+    def describe_action(self, action: str) -> str:
+        parts = action.split()
+        try:
+            if parts[0] == "play":
+                c = card(parts[1])
+                label = f"{c.name} on {_type_name(parts[2])} ({c.values[parts[2]]})"
+                return label + (f", going {parts[3]}" if len(parts) > 3 else "")
+            if parts[0] == "pair":
+                return " + ".join(card(p).name for p in parts[1:])
+            if parts[0] == "convert":
+                return f"Convert with the {card(parts[1]).name}"
+            if parts[0] == "no-convert":
+                return "No conversion"
+        except (KeyError, IndexError):
+            pass
+        return action
+
+
+def _slot_name(slot: int) -> str:
+    return {0: "far-left", 1: "left", 2: "advanced", 3: "right"}[slot]
+
+
+def _type_name(ctype: str) -> str:
+    return ctype.capitalize()
+
+
+def _copy(value):
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,648 @@
+"""Rugby League with a 52-card deck (Joe Foxon), played to its full rules.
+
+The pitch is ``T | 1 2 3 | 3 2 1 | T``. The ball is an index 0..7 on it:
+0 is the home try line, 1-3 the home 1-, 2- and 3-spaces, 4-6 the away 3-,
+2- and 1-spaces, 7 the away try line. Home attacks towards 7, away towards 0.
+"Progress" is the ball seen from the side in possession: 1-3 its own 1- to
+3-space, 4-6 the opponent's 3- to 1-space, 7 a try.
+
+Cards are plain ints 0..51 (``rank * 4 + suit``; rank 0 is a two, 12 an ace;
+suits S H D C). Their canonical names are compact: ``"7S"``, ``"10D"``,
+``"QH"``, ``"AC"`` (see :func:`card_name`, :func:`parse_cards`).
+
+Actions:
+
+* ``"card:N"`` -- choose the face-down card at position N (1-6 in a set, 1-3
+  in a kick at goal). Both seats choose blind; the first choice stays hidden
+  from the other seat until both have chosen;
+* ``"drop-goal"`` -- the attacking side, instead of choosing a card, attempts a
+  drop goal (only in the opponent's half);
+* ``"kick-for-touch"`` / ``"kick-for-goal"`` / ``"tap-and-run"`` -- the side
+  awarded a penalty chooses what to do with it.
+
+Every decision the book leaves open is listed in ``INTERPRETATIONS.md`` beside
+this module; comments below name the decision they implement (I1, I2, ...).
+"""
+
+from __future__ import annotations
+
+from engine.core import AWAY, HOME, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
+from engine.registry import register
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+CARD_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+DECK = tuple(range(52))
+
+# Phases (ints, so the hot path compares small ints).
+TACKLE, PENALTY, CONTEST, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("tackle", "penalty", "contest", "over")
+
+CARD_ACTIONS = tuple(f"card:{i}" for i in range(1, 7))
+CARD_POSITION = {action: i for i, action in enumerate(CARD_ACTIONS)}
+DROP_GOAL = "drop-goal"
+KICK_FOR_TOUCH = "kick-for-touch"
+KICK_FOR_GOAL = "kick-for-goal"
+TAP_AND_RUN = "tap-and-run"
+
+CONVERSION, PENALTY_GOAL, DROP_GOAL_KICK = "conversion", "penalty goal", "drop goal"
+
+BOTH = (HOME, AWAY)
+ALONE = ((HOME,), (AWAY,))
+NOBODY = ()
+
+ROW = 6  # cards per row in a set
+KICK_ROW = 3  # cards per row in a kick at goal
+TRY = 7  # progress value of the opponent's try line
+POSITION_LABELS = ("Home try line", "Home 1", "Home 2", "Home 3", "Away 3", "Away 2", "Away 1", "Away try line")
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def card_name(card: int) -> str:
+    """Canonical compact name of a card: ``"7S"``, ``"10D"``, ``"QH"``, ``"AC"``."""
+    return CARD_NAMES[card]
+
+
+def card_words(card: int) -> str:
+    """English name of a card, as the book writes it ("7 of spades", "queen of diamonds")."""
+    name = CARD_NAMES[card]
+    rank, suit = name[:-1], name[-1]
+    return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[suit]}"
+
+
+def parse_card(name: str) -> int:
+    """The card int of a canonical name (case-insensitive; ``"T"`` is accepted for ten)."""
+    key = name.strip().upper()
+    if key.startswith("T"):
+        key = "10" + key[1:]
+    try:
+        return CARD_INDEX[key]
+    except KeyError:
+        raise ValueError(f"not a card name: {name!r} (use e.g. 7S, 10D, QH, AC)") from None
+
+
+def parse_cards(names: str | list[str]) -> list[int]:
+    """Card ints of a space-separated string or list of names (for scripted chance)."""
+    if isinstance(names, str):
+        names = names.split()
+    return [parse_card(n) for n in names]
+
+
+def wins_needed_for_goal(progress: int) -> int:
+    """Round wins a penalty goal or drop goal needs from the opponent's 3-, 2- or 1-space."""
+    return TRY - progress  # opp 1-space (6) -> 1, 2-space (5) -> 2, 3-space (4) -> 3
+
+
+SPEC = RuleSetSpec(
+    id="rugby-league-cards",
+    name="Rugby League (52-card deck)",
+    players=2,
+    hidden_information=True,
+    rules_version="1.0",
+    options={
+        "sets_per_half": Option(10, "sets in each half (the book: 10)"),
+        "extra_time": Option(False, "a drawn match goes to extra time: 5 sets each way, golden point"),
+        "extra_time_sets": Option(5, "sets in each half of extra time (the book: 5)"),
+    },
+    description="Sets of six tackles on a 7-position pitch, decided by blind card choices; "
+                "tries, conversions, penalty goals and drop goals; 20 sets a match.",
+)
+
+
+@register
+class RugbyLeagueCardsState(GameState):
+    """A match of Rugby League with a 52-card deck."""
+
+    spec = SPEC
+
+    # ---- setup ------------------------------------------------------------------
+    def setup(self) -> None:
+        for name in ("sets_per_half", "extra_time_sets"):
+            if self.options[name] < 1:
+                raise ValueError(f"option {name!r} must be at least 1, not {self.options[name]!r}")
+        self.pile = list(DECK)
+        self.discards: list[int] = []
+        self.table: list[int] = []  # the last round's cards, (home, away) pairs in the order played
+        self.hands: list[list[int]] = [[], []]  # face-down rows; -1 marks a position already played
+        self.pending = [-1, -1]  # position index each seat has chosen this round (-1: not yet)
+        self.last_rank = [-1, -1]  # rank of the last card each seat put down in open play (penalty rule)
+        self.score = [0, 0]
+        self.tries = [0, 0]
+        self.stats = {k: [0, 0] for k in ("conversions", "penalty_goals", "drop_goals", "penalties_conceded",
+                                          "tackles_won", "sets")}
+        self.phase = TACKLE
+        self.period = 0  # 0 first half, 1 second half, 2+ extra-time halves
+        self.sets_done = 0
+        self.attacker = HOME
+        self.ball = 1
+        self.lost = 0
+        self.tackle_no = 0
+        self.awarded = -1  # the side choosing a penalty option
+        self.contest: list | None = None  # [kind, kicker, wins needed, wins, rounds, progress]
+        self.emit("kick-off", HOME, "Kick-off: the home team attack first from their 1-space.")
+        self._new_set(HOME, 1)
+
+    # ---- cards ------------------------------------------------------------------
+    def _draw(self) -> int:
+        pile = self.pile
+        if not pile:
+            self._reshuffle()
+            pile = self.pile
+        card = self.chance.pick(pile)
+        pile.remove(card)
+        return card
+
+    def _reshuffle(self) -> None:
+        # I11: an empty pile is refilled from the discards; draws are uniform picks, so the
+        # order of the new pile does not matter. In the (astronomically rare) case that a
+        # tie-break chain has put every free card on the table, the tied cards go first.
+        if not self.discards:
+            self.discards = self.table
+            self.table = []
+        self.pile = self.discards
+        self.discards = []
+        self.emit("reshuffle", None, f"The pile is empty: the {len(self.pile)} discards are shuffled into a new pile.",
+                  cards=len(self.pile))
+
+    def _deal(self, size: int) -> None:
+        """Collect the rows and the table into the discards and deal two fresh rows of ``size``."""
+        discards = self.discards
+        for row in self.hands:
+            discards.extend([card for card in row if card >= 0])
+        discards.extend(self.table)
+        self.table = []
+        self.pending = [-1, -1]
+        # I12: the home row is dealt first (positions 1..size), then the away row.
+        pick = self.chance.pick
+        pile = self.pile
+        cards = []
+        append = cards.append
+        if len(pile) >= size + size:
+            remove = pile.remove
+            for _ in range(size + size):
+                card = pick(pile)
+                remove(card)
+                append(card)
+        else:
+            for _ in range(size + size):
+                if not pile:
+                    self._reshuffle()
+                    pile = self.pile
+                card = pick(pile)
+                pile.remove(card)
+                append(card)
+        self.hands = [cards[:size], cards[size:]]
+
+    # ---- protocol ---------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == TACKLE or phase == CONTEST:
+            pending = self.pending
+            if pending[0] < 0:
+                return BOTH if pending[1] < 0 else ALONE[HOME]
+            return ALONE[AWAY]
+        if phase == PENALTY:
+            return ALONE[self.awarded]
+        return NOBODY
+
+    def legal_actions(self, seat: int) -> list[str]:
+        phase = self.phase
+        if phase == TACKLE or phase == CONTEST:
+            if seat not in (0, 1) or self.pending[seat] >= 0:
+                return []
+            row = self.hands[seat]
+            if -1 in row:
+                actions = [CARD_ACTIONS[i] for i in range(len(row)) if row[i] >= 0]
+            else:
+                actions = list(CARD_ACTIONS[:len(row)])
+            if phase == TACKLE and seat == self.attacker and (
+                    self.ball >= 4 if seat == HOME else self.ball <= TRY - 4):
+                actions.append(DROP_GOAL)
+            return actions
+        if phase == PENALTY and seat == self.awarded:
+            if self._progress() <= 3:
+                return [KICK_FOR_TOUCH, TAP_AND_RUN]
+            return [KICK_FOR_GOAL, TAP_AND_RUN]
+        return []
+
+    def _progress(self) -> int:
+        return self.ball if self.attacker == HOME else TRY - self.ball
+
+    def _ball_at(self, side: int, progress: int) -> int:
+        return progress if side == HOME else TRY - progress
+
+    def _apply(self, seat: int, action: str) -> None:
+        position = CARD_POSITION.get(action)
+        if position is not None:
+            # The choice stays secret: no event until both sides have chosen (the chooser's
+            # own view shows it as ``your_choice``).
+            pending = self.pending
+            pending[seat] = position
+            if pending[1 - seat] >= 0:
+                if self.phase == TACKLE:
+                    self._resolve_tackle()
+                else:
+                    self._resolve_contest_round()
+        elif action == DROP_GOAL:
+            self._drop_goal()
+        else:
+            self._penalty_option(seat, action)
+
+    # ---- open play --------------------------------------------------------------
+    def _take_chosen(self) -> tuple[int, int]:
+        """Turn over both chosen cards: the last round's cards go to the discards."""
+        hands, pending = self.hands, self.pending
+        home_card = hands[0][pending[0]]
+        away_card = hands[1][pending[1]]
+        hands[0][pending[0]] = -1
+        hands[1][pending[1]] = -1
+        self.pending = [-1, -1]
+        if self.table:
+            self.discards.extend(self.table)
+        self.table = [home_card, away_card]
+        return home_card, away_card
+
+    def _resolve_tackle(self) -> None:
+        att = self.attacker
+        dfn = 1 - att
+        cards = self._take_chosen()
+        self.tackle_no += 1
+        last = self.last_rank
+        a_card, d_card = cards[att], cards[dfn]
+        draws = []
+        while True:
+            a_rank, d_rank = a_card >> 2, d_card >> 2
+            # I5: every card a side puts down counts, tie-break draws included (the book's examples).
+            a_pen = a_rank == last[att]
+            d_pen = d_rank == last[dfn]
+            last[att] = a_rank
+            last[dfn] = d_rank
+            if a_pen != d_pen:
+                self._award_penalty(dfn if a_pen else att, a_card, d_card, draws)
+                return
+            if a_pen:
+                # I6: both sides repeat a rank in the same round: the penalties cancel out.
+                self.emit("penalties-cancel", None, "Both sides repeat a rank: the penalties cancel out.")
+            if a_rank != d_rank:
+                break
+            # Tie: each side draws from the pile (attack first), as often as needed.
+            a_card = self._draw()
+            d_card = self._draw()
+            if att == HOME:
+                self.table += (a_card, d_card)
+            else:
+                self.table += (d_card, a_card)
+            draws.append((a_card, d_card))
+        ball = self.ball
+        progress = ball if att == HOME else TRY - ball
+        won = a_rank > d_rank
+        tackle_no = self.tackle_no
+        home_name, away_name = CARD_NAMES[cards[0]], CARD_NAMES[cards[1]]
+        played = self._played_text(att, cards, draws) if draws else f"home {home_name} v away {away_name}"
+        head = f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: {played}. " \
+               f"The {SEAT_NAMES[att]} team"
+        drawn = [[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws] if draws else []
+        if won:
+            self.stats["tackles_won"][att] += 1
+        else:
+            self.stats["tackles_won"][dfn] += 1
+            self.lost += 1
+            if self.lost >= 2:
+                # I1: the second lost tackle ends the set at once; the ball does not advance first,
+                # the kick replaces the carry (the book's worked example ends on Away 1, no try).
+                kicked = progress + 2 if progress < TRY - 2 else TRY - 1
+                ball = self.ball = kicked if att == HOME else TRY - kicked
+                self.emit("tackle", att, f"{head} lose their second tackle and kick forward to "
+                          f"{POSITION_LABELS[ball]}. END OF SET.", home=home_name, away=away_name,
+                          winner=SEAT_NAMES[dfn], draws=drawn, ball=ball, set_over=True)
+                # I2: the side that gathers the kick attacks from where the ball landed.
+                self._set_over(dfn, TRY - kicked, reset_memory=False)
+                return
+        progress += 1
+        ball = self.ball = progress if att == HOME else TRY - progress
+        winner = SEAT_NAMES[att if won else dfn]
+        if progress == TRY:
+            self.emit("tackle", att, f"{head} cross the line!", home=home_name, away=away_name, winner=winner,
+                      draws=drawn, ball=ball, set_over=True)
+            self._try(att)
+            return
+        if won:
+            text = f"{head} win the tackle and advance to {POSITION_LABELS[ball]}."
+        else:
+            text = f"{head} lose the tackle and advance to {POSITION_LABELS[ball]} (1 lost)."
+        self.emit("tackle", att, text, home=home_name, away=away_name, winner=winner, draws=drawn, ball=ball,
+                  set_over=False)
+
+    def _played_text(self, att: int, cards: tuple[int, int], draws: list[tuple[int, int]]) -> str:
+        text = f"home {CARD_NAMES[cards[0]]} v away {CARD_NAMES[cards[1]]}"
+        for a_card, d_card in draws:
+            h, w = (a_card, d_card) if att == HOME else (d_card, a_card)
+            text += f", tie, redraw {CARD_NAMES[h]} v {CARD_NAMES[w]}"
+        return text
+
+    # ---- penalties --------------------------------------------------------------
+    def _award_penalty(self, to: int, a_card: int, d_card: int, draws: list) -> None:
+        offender = 1 - to
+        self.stats["penalties_conceded"][offender] += 1
+        att = self.attacker
+        cards = self.table[:2]
+        # I3: the penalised round is not a completed tackle: the ball does not move (the book's
+        # worked example kicks for touch from Home 3, where the penalty was given).
+        self.phase = PENALTY
+        self.awarded = to
+        # I4: the side awarded the penalty takes (or keeps) possession.
+        self.attacker = to
+        self.emit("penalty", offender,
+                  f"{self._played_text(att, (cards[0], cards[1]), draws)}. PENALTY: the {SEAT_NAMES[offender]} "
+                  f"team play the same rank twice in a row; penalty to the {SEAT_NAMES[to]} team at "
+                  f"{POSITION_LABELS[self.ball]}.",
+                  home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
+                  draws=[[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws], awarded=SEAT_NAMES[to], ball=self.ball)
+
+    def _penalty_option(self, seat: int, action: str) -> None:
+        progress = self._progress()
+        self.awarded = -1
+        if action == KICK_FOR_TOUCH:
+            progress += 2
+            self.ball = self._ball_at(seat, progress)
+            self.emit("kick-for-touch", seat, f"The {SEAT_NAMES[seat]} team kick for touch to "
+                      f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
+            self._new_set(seat, progress)
+        elif action == TAP_AND_RUN:
+            self.emit("tap-and-run", seat, f"The {SEAT_NAMES[seat]} team tap and run from "
+                      f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
+            self._new_set(seat, progress)
+        else:
+            need = wins_needed_for_goal(progress)
+            self.emit("kick-for-goal", seat, f"The {SEAT_NAMES[seat]} team kick for goal from "
+                      f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
+                      ball=self.ball, need=need)
+            self._start_contest(PENALTY_GOAL, seat, need, progress)
+
+    # ---- scoring ----------------------------------------------------------------
+    def _try(self, scorer: int) -> None:
+        self.score[scorer] += 4
+        self.tries[scorer] += 1
+        self.sets_done += 1
+        self.stats["sets"][scorer] += 1
+        self.emit("try", scorer, f"TRY to the {SEAT_NAMES[scorer]} team! {self._score_text()}.",
+                  points=4, score=list(self.score))
+        if self.period >= 2:
+            self._golden_point(scorer)
+            return
+        # I8: tackles lost in the set so far (since the last penalty reset) set the conversion's difficulty.
+        need = 1 if self.lost == 0 else 2
+        self._start_contest(CONVERSION, scorer, need, TRY)
+
+    def _drop_goal(self) -> None:
+        att = self.attacker
+        progress = self._progress()
+        if self.pending[1 - att] >= 0:
+            # I9: a drop goal is called instead of choosing a card; a defender's choice already made
+            # is simply withdrawn (it is never revealed).
+            self.pending[1 - att] = -1
+        need = wins_needed_for_goal(progress)
+        self.emit("drop-goal-attempt", att, f"The {SEAT_NAMES[att]} team go for a drop goal from "
+                  f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
+                  ball=self.ball, need=need)
+        self._start_contest(DROP_GOAL_KICK, att, need, progress)
+
+    def _start_contest(self, kind: str, kicker: int, need: int, progress: int) -> None:
+        self.phase = CONTEST
+        self.attacker = kicker
+        self.contest = [kind, kicker, need, 0, 0, progress]
+        self._deal(KICK_ROW)
+
+    def _resolve_contest_round(self) -> None:
+        contest = self.contest
+        kind, kicker, need = contest[0], contest[1], contest[2]
+        cards = self._take_chosen()
+        k_card, o_card = cards[kicker], cards[1 - kicker]
+        draws = []
+        # I7: no penalty can be conceded in a kick at goal: its rounds are not tackles.
+        while k_card >> 2 == o_card >> 2:
+            k_card = self._draw()
+            o_card = self._draw()
+            self.table += (k_card, o_card) if kicker == HOME else (o_card, k_card)
+            draws.append((k_card, o_card))
+        contest[4] += 1
+        won = k_card >> 2 > o_card >> 2
+        if won:
+            contest[3] += 1
+        wins, rounds = contest[3], contest[4]
+        self.emit("kick-round", kicker, f"{kind.capitalize()}, round {rounds}: "
+                  f"{self._played_text(kicker, cards, draws)}; "
+                  f"{'the kicker wins' if won else 'the defence wins'} ({wins} of {need} needed).",
+                  home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
+                  draws=[[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws], kicker_won=won)
+        # I10: the kick is decided as soon as the result cannot change.
+        if wins >= need:
+            self._kick_result(True)
+        elif wins + KICK_ROW - rounds < need:
+            self._kick_result(False)
+
+    def _kick_result(self, success: bool) -> None:
+        kind, kicker, _need, _wins, _rounds, _progress = self.contest
+        self.contest = None
+        other = 1 - kicker
+        name = SEAT_NAMES[kicker]
+        if kind == CONVERSION:
+            if success:
+                self.score[kicker] += 2
+                self.stats["conversions"][kicker] += 1
+            self.emit("conversion", kicker, f"The conversion is {'good' if success else 'missed'}. "
+                      f"{self._score_text()}.", success=success, points=2 if success else 0,
+                      score=list(self.score))
+            self._restart(kicker, 1)
+        elif kind == PENALTY_GOAL:
+            if success:
+                self.score[kicker] += 2
+                self.stats["penalty_goals"][kicker] += 1
+                self.sets_done += 1
+                self.stats["sets"][kicker] += 1
+                self.emit("penalty-goal", kicker, f"PENALTY GOAL to the {name} team. {self._score_text()}.",
+                          success=True, points=2, score=list(self.score))
+                if self.period >= 2:
+                    self._golden_point(kicker)
+                    return
+                self._restart(kicker, 1)
+            else:
+                # The book: the attacking (kicking) team restart from their 2-space with six cards.
+                # I13: no points and no change of possession, so the set clock does not move.
+                self.emit("penalty-goal", kicker, f"The penalty goal is missed; the {name} team restart "
+                          f"from their 2-space.", success=False, points=0, score=list(self.score))
+                self.last_rank = [-1, -1]
+                self._new_set(kicker, 2)
+        else:
+            self.sets_done += 1
+            self.stats["sets"][kicker] += 1
+            if success:
+                self.score[kicker] += 1
+                self.stats["drop_goals"][kicker] += 1
+                self.emit("drop-goal", kicker, f"DROP GOAL to the {name} team. {self._score_text()}.",
+                          success=True, points=1, score=list(self.score))
+                if self.period >= 2:
+                    self._golden_point(kicker)
+                    return
+                self._restart(kicker, 1)
+            else:
+                self.emit("drop-goal", kicker, f"The drop goal is missed; the {SEAT_NAMES[other]} team restart "
+                          f"from their 2-space.", success=False, points=0, score=list(self.score))
+                self._restart(other, 2)
+
+    def _score_text(self) -> str:
+        return f"Home {self.score[0]}, Away {self.score[1]}"
+
+    # ---- sets, halves and time --------------------------------------------------
+    def _period_end(self) -> int:
+        """The set count at which the current period ends."""
+        per_half = self.options["sets_per_half"]
+        if self.period < 2:
+            return per_half * (self.period + 1)
+        return 2 * per_half + (self.period - 1) * self.options["extra_time_sets"]
+
+    def _set_over(self, next_attacker: int, progress: int, *, reset_memory: bool) -> None:
+        """A set ended without points (two tackles lost): tick the clock and carry on."""
+        self.sets_done += 1
+        self.stats["sets"][1 - next_attacker] += 1
+        self._restart(next_attacker, progress, reset_memory=reset_memory)
+
+    def _restart(self, attacker: int, progress: int, *, reset_memory: bool = True) -> None:
+        """Start the next set (the clock has already ticked), or blow for half time / full time."""
+        if reset_memory:
+            # I5b: a restart after a kick at goal starts afresh: the penalty rule compares tackles
+            # in open play only.
+            self.last_rank = [-1, -1]
+        if self.sets_done >= self._period_end():
+            self._end_period()
+            return
+        self._new_set(attacker, progress)
+
+    def _end_period(self) -> None:
+        self.last_rank = [-1, -1]
+        if self.period == 0:
+            self.period = 1
+            # I14: the away team start the second half from their 1-space, as home started the first.
+            self.emit("half-time", None, f"HALF TIME. {self._score_text()}. The away team attack first "
+                      f"in the second half.", score=list(self.score))
+            self._new_set(AWAY, 1)
+            return
+        if self.score[0] != self.score[1] or not self.options["extra_time"]:
+            self._finish("FULL TIME" if self.period == 1 else "END OF EXTRA TIME")
+            return
+        # I15: extra time is golden point: halves of 5 sets, home starting the first; the first
+        # points of any kind win at once. Still level after both halves: play on, half by half.
+        self.period += 1
+        starter = HOME if self.period % 2 == 0 else AWAY
+        label = "FULL TIME" if self.period == 2 else "END OF AN EXTRA-TIME HALF"
+        self.emit("extra-time", None, f"{label}: {self._score_text()}. Extra time, golden point: the "
+                  f"{SEAT_NAMES[starter]} team attack from their 1-space.", score=list(self.score))
+        self._new_set(starter, 1)
+
+    def _golden_point(self, scorer: int) -> None:
+        self._finish(f"GOLDEN POINT to the {SEAT_NAMES[scorer]} team")
+
+    def _finish(self, label: str) -> None:
+        self.phase = OVER
+        self.pending = [-1, -1]
+        winner = self.outcome().winner
+        result = "a draw" if winner is None else f"the {SEAT_NAMES[winner]} team win"
+        self.emit("full-time", None, f"{label}. {self._score_text()}: {result}.", score=list(self.score),
+                  winner="draw" if winner is None else SEAT_NAMES[winner])
+
+    def _new_set(self, attacker: int, progress: int) -> None:
+        self.phase = TACKLE
+        self.attacker = attacker
+        self.ball = self._ball_at(attacker, progress)
+        self.lost = 0
+        self.tackle_no = 0
+        self._deal(ROW)
+
+    # ---- results and views ------------------------------------------------------
+    def outcome(self) -> Outcome:
+        stats = tuple({k: v[seat] for k, v in self.stats.items()} for seat in (HOME, AWAY))
+        return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]), stats=stats)
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see: no face-down card identity (not even its own: the choice is blind)
+        and never the other seat's pending choice."""
+        contest = None
+        if self.contest is not None:
+            kind, kicker, need, wins, rounds, _progress = self.contest
+            contest = {"kind": kind, "kicker": SEAT_NAMES[kicker], "wins_needed": need, "wins": wins,
+                       "rounds": rounds}
+        table = self.table
+        last_round = [{"home": CARD_NAMES[table[i]], "away": CARD_NAMES[table[i + 1]]}
+                      for i in range(0, len(table), 2)]
+        own_choice = None
+        if seat in (HOME, AWAY) and self.pending[seat] >= 0:
+            own_choice = self.pending[seat] + 1
+        return {
+            "ruleset": self.spec.id,
+            "seat": None if seat is None else SEAT_NAMES[seat],
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": [SEAT_NAMES[s] for s in self.to_act()],
+            "legal_actions": self.legal_actions(seat) if seat in (HOME, AWAY) else [],
+            "attacker": SEAT_NAMES[self.attacker],
+            "ball": self.ball,
+            "ball_label": POSITION_LABELS[self.ball],
+            "progress": self._progress(),
+            "score": {"home": self.score[0], "away": self.score[1]},
+            "tries": {"home": self.tries[0], "away": self.tries[1]},
+            "tackles_lost": self.lost,
+            "tackle": self.tackle_no,
+            "sets_played": self.sets_done,
+            "set": self.sets_done + 1,
+            "period": self.period,
+            "period_ends_after_set": self._period_end(),
+            "sets_per_half": self.options["sets_per_half"],
+            "extra_time": self.options["extra_time"],
+            "golden_point": self.period >= 2,
+            "rows": {SEAT_NAMES[s]: [card >= 0 for card in self.hands[s]] for s in (HOME, AWAY)},
+            "your_choice": own_choice,
+            "last_round": last_round,
+            "previous_rank": {SEAT_NAMES[s]: (RANKS[r] if r >= 0 else None) for s, r in enumerate(self.last_rank)},
+            "pile": len(self.pile),
+            "discards": len(self.discards),
+            "contest": contest,
+            "penalty_to": SEAT_NAMES[self.awarded] if self.phase == PENALTY else None,
+        }
+
+    def describe_action(self, action: str) -> str:
+        if action.startswith("card:"):
+            return f"Play the face-down card at position {action[5:]}"
+        return {
+            DROP_GOAL: "Attempt a drop goal",
+            KICK_FOR_TOUCH: "Kick for touch (2 spaces forward, new set)",
+            KICK_FOR_GOAL: "Kick for goal (2 points)",
+            TAP_AND_RUN: "Tap and run (new set from here)",
+        }.get(action, action)
+
+    # ---- serialisation ----------------------------------------------------------
+    _FIELDS = ("pile", "discards", "table", "hands", "pending", "last_rank", "score", "tries", "stats", "phase",
+               "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded", "contest")
+
+    def state_dict(self) -> dict:
+        data = {}
+        for name in self._FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = {k: list(v) for k, v in value.items()}
+            data[name] = value
+        data["phase"] = PHASE_NAMES[self.phase]
+        return data
+
+    def load_state_dict(self, data: dict) -> None:
+        for name in self._FIELDS:
+            value = data[name]
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = {k: list(v) for k, v in value.items()}
+            setattr(self, name, value)
+        self.phase = PHASE_NAMES.index(data["phase"])

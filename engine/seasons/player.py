@@ -1,0 +1,61 @@
+"""A Seasons player that knows the rules: a two-ply search over the draft.
+
+Both teams and the draft are public, so the player looks at each of its
+exchanges (and passing), the opponent's best reply to it, and scores the
+season that would follow. It reads only ``view(seat)``.
+"""
+
+from __future__ import annotations
+
+from engine.players import Player, register_aware_player
+from engine.seasons.rules import score_season
+
+
+def _value(mine: list[str], theirs: list[str]) -> int:
+    """How good ``mine`` is against ``theirs``: winning the season first, then the margin."""
+    a, b = score_season(mine, theirs)
+    sign = (a > b) - (a < b)
+    return 100 * sign + (a - b)
+
+
+def _swapped(team: list[str], draft: list[str], take: str, give: str) -> tuple[list[str], list[str]]:
+    return ([take if c == give else c for c in team], [give if c == take else c for c in draft])
+
+
+def _options(team: list[str], draft: list[str], can_swap: bool):
+    yield "pass", team, draft
+    if can_swap:
+        for take in draft:
+            for give in team:
+                new_team, new_draft = _swapped(team, draft, take, give)
+                yield f"swap {take} {give}", new_team, new_draft
+
+
+@register_aware_player("seasons")
+class SeasonsAwarePlayer(Player):
+    """Chooses the exchange that is best against the opponent's best reply."""
+
+    level = "aware"
+    needs_view = True
+
+    def choose(self, view, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        me = view["seat"]
+        mine, theirs, draft = view["teams"][me], view["teams"][1 - me], view["draft"]
+        limit = view["max_exchanges"]
+        opp_can_swap = view["exchanges"][1 - me] < limit
+        best, best_value = "pass", None
+        for action, team, pool in _options(mine, draft, True):
+            if action not in legal:
+                continue
+            worst = None
+            # After any reply of theirs we may act again, so this is a floor on what the exchange is worth.
+            for _reply, their_team, _ in _options(theirs, pool, opp_can_swap):
+                value = _value(team, their_team)
+                worst = value if worst is None else min(worst, value)
+            # Prefer passing on ties so drafts end; then the order of the legal list (stable).
+            key = (worst, action == "pass")
+            if best_value is None or key > best_value:
+                best, best_value = action, key
+        return best

@@ -1,0 +1,298 @@
+"""The Seasons football card game (Matthew Shields, 2005): rules.
+
+Two players, a 39-card deck (one suit stripped), eleven "seasons". Each player
+has a team of five cards; the team with the higher value wins the season. After
+each season the players draft from three face-up cards by exchanging them with
+team cards. Decisions on what the book leaves open are in INTERPRETATIONS.md.
+
+Cards are two-character strings: rank ``23456789TJQKA`` then suit ``SHDC``
+(``"TH"`` is the ten of hearts). Actions are ``"swap <draft card> <team card>"``
+(take the draft card into the team, put the team card in the draft) and
+``"pass"``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from engine.core import AWAY, HOME, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
+from engine.registry import register
+
+RANKS = "23456789TJQKA"
+SUITS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+DEFENDER_RANKS = "23456789T"
+STRIKER_RANKS = "JQKA"  # in sequence order: the Ace is high, above the King
+MELD_MULTIPLIER = {3: 3, 4: 6, 5: 9}
+TEAM_SIZE = 5
+DRAFT_SIZE = 3
+SEASONS = 11
+
+
+def full_deck(removed_suit: str = "clubs") -> list[str]:
+    """The 39 cards in a fixed order (the suit ``removed_suit`` stripped out)."""
+    stripped = SUITS[removed_suit]
+    return [r + s for s in "SHDC" if s != stripped for r in RANKS]
+
+
+def card_label(card: str) -> str:
+    """``"TH"`` -> ``"10\u2665"``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + SUIT_SYMBOLS[card[1]]
+
+
+def is_striker(card: str) -> bool:
+    return card[0] in STRIKER_RANKS
+
+
+def longest_meld(cards: list[str], kind_ranks: str) -> int:
+    """Length of the longest same-suit run among ``cards`` whose ranks are in ``kind_ranks``.
+
+    Runs never cross from defenders to strikers (10-J-Q is not a meld): the book
+    multiplies the surplus of one kind by a sequence of that kind.
+    """
+    best = 0
+    for suit in "SHDC":
+        present = [r in kind_ranks and (r + suit) in cards for r in kind_ranks]
+        run = 0
+        for p in present:
+            run = run + 1 if p else 0
+            best = max(best, run)
+    return best
+
+
+def team_counts(team: list[str]) -> tuple[int, int]:
+    """(defenders, strikers) in a team."""
+    strikers = sum(1 for c in team if is_striker(c))
+    return len(team) - strikers, strikers
+
+
+@lru_cache(maxsize=65536)
+def _features(team: frozenset[str]) -> tuple[int, int, int, int]:
+    """(defenders, strikers, defender meld, striker meld) of a team; cached because players search."""
+    cards = list(team)
+    d, s = team_counts(cards)
+    return d, s, longest_meld(cards, DEFENDER_RANKS), longest_meld(cards, STRIKER_RANKS)
+
+
+def season_points(team: list[str], other: list[str]) -> dict:
+    """Points ``team`` scores against ``other`` in a season, with the breakdown."""
+    d, s, meld_d, meld_s = _features(frozenset(team))
+    od, os_, _, _ = _features(frozenset(other))
+    surplus_d = max(0, d - od)
+    surplus_s = max(0, s - os_)
+    mult_d = MELD_MULTIPLIER.get(min(meld_d, 5), 1) if surplus_d else 1
+    mult_s = MELD_MULTIPLIER.get(min(meld_s, 5), 1) if surplus_s else 1
+    points = surplus_d * 1 * mult_d + surplus_s * 2 * mult_s
+    return {"defenders": d, "strikers": s, "surplus_defenders": surplus_d, "surplus_strikers": surplus_s,
+            "defender_meld": meld_d, "striker_meld": meld_s, "multiplier": max(mult_d, mult_s), "points": points}
+
+
+def _points(mine: tuple[int, int, int, int], theirs: tuple[int, int, int, int]) -> int:
+    surplus_d = mine[0] - theirs[0]
+    surplus_s = mine[1] - theirs[1]
+    points = 0
+    if surplus_d > 0:
+        points += surplus_d * MELD_MULTIPLIER.get(min(mine[2], 5), 1)
+    if surplus_s > 0:
+        points += 2 * surplus_s * MELD_MULTIPLIER.get(min(mine[3], 5), 1)
+    return points
+
+
+def score_season(home: list[str], away: list[str]) -> tuple[int, int]:
+    """(home points, away points) of a season."""
+    h, a = _features(frozenset(home)), _features(frozenset(away))
+    return _points(h, a), _points(a, h)
+
+
+@register
+class SeasonsState(GameState):
+    """A match of Seasons: 11 seasons with a draft between consecutive seasons."""
+
+    spec = RuleSetSpec(
+        id="seasons",
+        name="Seasons (football card game)",
+        players=2,
+        hidden_information=True,
+        rules_version="1.0",
+        options={
+            "removed_suit": Option("clubs", "the suit stripped from the 52-card deck",
+                                   choices=tuple(SUITS)),
+            "max_exchanges": Option(5, "exchanges each player may make in one draft (keeps every draft finite)"),
+        },
+        description="Eleven seasons with an evolving five-card team of defenders and strikers, "
+                    "improved through a three-card draft after each season.",
+    )
+
+    _FIELDS = ("teams", "stock", "draft", "retired", "season", "results", "first", "turn", "passes",
+               "exchanges", "over")
+
+    # ---- setup -------------------------------------------------------------------
+    def setup(self) -> None:
+        if not isinstance(self.options["max_exchanges"], int) or self.options["max_exchanges"] < 1:
+            raise ValueError("option 'max_exchanges' must be a positive whole number")
+        deck = self.chance.shuffle(full_deck(self.options["removed_suit"]))
+        self.teams: list[list[str]] = [deck[:TEAM_SIZE], deck[TEAM_SIZE:2 * TEAM_SIZE]]
+        self.stock: list[str] = deck[2 * TEAM_SIZE:]
+        self.draft: list[str] = []
+        self.retired: list[str] = []
+        self.season = 0
+        self.results: list[dict] = []
+        self.first: int | None = None
+        self.turn: int | None = None
+        self.passes = 0
+        self.exchanges = [0, 0]
+        self.over = False
+        self.emit("deal", None, "Five cards dealt to each team; the rest is the stock.",
+                  stock=len(self.stock))
+        self._turn_up_draft()
+        self._tabulate()
+
+    def _turn_up_draft(self) -> None:
+        # The stock holds 29 cards after the deal: nine drafts of three and a last draft of two.
+        n = min(DRAFT_SIZE, len(self.stock))
+        self.draft = self.stock[:n]
+        self.stock = self.stock[n:]
+        self.emit("draft", None, f"Draft turned up: {', '.join(map(card_label, self.draft)) or 'none'}.",
+                  cards=list(self.draft))
+
+    def _tabulate(self) -> None:
+        """Reveal both teams, score the season, then open the draft (or end the match)."""
+        self.season += 1
+        home = season_points(self.teams[HOME], self.teams[AWAY])
+        away = season_points(self.teams[AWAY], self.teams[HOME])
+        points = [home["points"], away["points"]]
+        winner = HOME if points[0] > points[1] else AWAY if points[1] > points[0] else None
+        self.results.append({"season": self.season, "points": points, "winner": winner,
+                             "teams": [list(self.teams[HOME]), list(self.teams[AWAY])],
+                             "breakdown": [home, away]})
+        verdict = "halved" if winner is None else f"won by {SEAT_NAMES[winner]}"
+        self.emit("season", winner, f"Season {self.season}: {points[0]}-{points[1]}, {verdict}.",
+                  season=self.season, points=points, winner=winner,
+                  teams=[list(self.teams[HOME]), list(self.teams[AWAY])])
+        if self.season >= SEASONS or not self.draft:
+            self.over = True
+            self.turn = None
+            out = self.outcome()
+            self.emit("full_time", out.winner, f"Full time: {_fmt(out.points[0])}-{_fmt(out.points[1])} in seasons.",
+                      seasons=[_fmt(p) for p in out.points])
+            return
+        if winner is None:
+            # Halved: the alternate player, i.e. the one who did not pick first last time (home after season 1).
+            self.first = HOME if self.first is None else 1 - self.first
+        else:
+            self.first = 1 - winner
+        self.turn = self.first
+        self.passes = 0
+        self.exchanges = [0, 0]
+
+    # ---- protocol ------------------------------------------------------------------
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self.over or seat != self.turn:
+            return []
+        actions = ["pass"]
+        if self.exchanges[seat] < self.options["max_exchanges"]:
+            actions += [f"swap {d} {t}" for d in self.draft for t in self.teams[seat]]
+        return sorted(actions)
+
+    def _apply(self, seat: int, action: str) -> None:
+        if action == "pass":
+            self.passes += 1
+            self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} is satisfied with the team.")
+            if self.passes >= 2:
+                self._end_draft()
+                return
+        else:
+            _, take, give = action.split()
+            team = self.teams[seat]
+            team[team.index(give)] = take
+            self.draft[self.draft.index(take)] = give
+            self.exchanges[seat] += 1
+            self.passes = 0
+            self.emit("swap", seat, f"{SEAT_NAMES[seat].title()} drafts {card_label(take)} and releases "
+                      f"{card_label(give)}.", take=take, give=give)
+        self.turn = 1 - seat
+
+    def _end_draft(self) -> None:
+        self.retired.extend(self.draft)
+        self.emit("retire", None, f"Draft retired: {', '.join(map(card_label, self.draft))}.",
+                  cards=list(self.draft))
+        self.draft = []
+        self._turn_up_draft()
+        self._tabulate()
+
+    def seasons_won(self) -> tuple[Fraction, Fraction]:
+        won = [Fraction(0), Fraction(0)]
+        for r in self.results:
+            if r["winner"] is None:
+                won[0] += Fraction(1, 2)
+                won[1] += Fraction(1, 2)
+            else:
+                won[r["winner"]] += 1
+        return won[0], won[1]
+
+    def outcome(self) -> Outcome:
+        won = self.seasons_won()
+        halved = sum(1 for r in self.results if r["winner"] is None)
+        stats = tuple({"seasons_won": sum(1 for r in self.results if r["winner"] == s), "halved": halved,
+                       "season_points": sum(r["points"][s] for r in self.results)} for s in (HOME, AWAY))
+        return Outcome(points=won, tries=(0, 0), stats=stats)
+
+    def view(self, seat: int | None) -> dict:
+        # Both teams are public: they are revealed at the first season and every exchange after it
+        # is made with face-up draft cards. Only the stock (its order and content) is hidden.
+        won = self.seasons_won()
+        return {
+            "ruleset": self.spec.id,
+            "seat": seat,
+            "season": self.season,
+            "seasons_total": SEASONS,
+            "teams": [list(self.teams[HOME]), list(self.teams[AWAY])],
+            "team_labels": [[card_label(c) for c in t] for t in self.teams],
+            "draft": list(self.draft),
+            "draft_labels": [card_label(c) for c in self.draft],
+            "stock_count": len(self.stock),
+            "retired": list(self.retired),
+            "results": [{"season": r["season"], "points": r["points"], "winner": r["winner"]} for r in self.results],
+            "last_season": self.results[-1] if self.results else None,
+            "score": [_fmt(won[0]), _fmt(won[1])],
+            "first": self.first,
+            "turn": self.turn,
+            "passes": self.passes,
+            "exchanges": list(self.exchanges),
+            "max_exchanges": self.options["max_exchanges"],
+            "over": self.over,
+            "to_act": list(self.to_act()),
+            "legal": self.legal_actions(seat) if seat in (HOME, AWAY) else [],
+        }
+
+    def state_dict(self) -> dict:
+        return {name: _copy(getattr(self, name)) for name in self._FIELDS}
+
+    def load_state_dict(self, data: dict) -> None:
+        for name in self._FIELDS:
+            setattr(self, name, _copy(data[name]))
+
+    def describe_action(self, action: str) -> str:
+        if action == "pass":
+            return "Satisfied: pass"
+        parts = action.split()
+        if len(parts) == 3 and parts[0] == "swap":
+            return f"Draft {card_label(parts[1])}, release {card_label(parts[2])}"
+        return action
+
+
+def _fmt(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def _copy(value):
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value

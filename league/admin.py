@@ -1,0 +1,457 @@
+"""Django admin for the league, usable by an organiser.
+
+Access: superusers see everything. A staff user who is not a superuser sees and changes only the
+tournaments they organise (``league.permissions.editable_tournaments``) and what is inside them,
+without needing per-model Django permissions: being an organiser is the permission, as on the site
+and in the API. Teams are readable by every staff user; they change only the teams they created
+(the 20 nations are fixed).
+
+Results are entered on a fixture's page and saved through ``league.services.result_record`` /
+``result_delete``, so the admin keeps the audit trail (``ResultChange``, read-only here) and the
+score checks exactly as the API and the pages do.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from league import cache as league_cache
+from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
+from league.permissions import can_edit_tournament, editable_tournaments, tournament_of
+
+
+def _is_staff(request) -> bool:
+    user = request.user
+    return bool(user.is_active and user.is_staff)
+
+
+def _editable_pools(request):
+    return Pool.objects.filter(tournament__in=editable_tournaments(request.user)).select_related("tournament")
+
+
+def _editable_entries(request, tournament=None):
+    entries = Entry.objects.select_related("team", "tournament")
+    if tournament is not None:
+        return entries.filter(tournament=tournament)
+    return entries.filter(tournament__in=editable_tournaments(request.user))
+
+
+class OrganiserScopedMixin:
+    """Permissions and rows of a league model for organisers: only their own tournaments.
+
+    ``tournament_path`` is the lookup from the model to its tournament ("" for Tournament itself).
+    """
+
+    tournament_path = "tournament"
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        lookup = f"{self.tournament_path}__in" if self.tournament_path else "pk__in"
+        return queryset.filter(**{lookup: editable_tournaments(request.user).values("pk")})
+
+    def _may_edit(self, request, obj) -> bool:
+        if not _is_staff(request):
+            return False
+        if request.user.is_superuser or obj is None:
+            return True
+        tournament = tournament_of(obj)
+        return tournament is None or can_edit_tournament(request.user, tournament)
+
+    def has_module_permission(self, request):
+        return _is_staff(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return _is_staff(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+
+class ParentAwareInline(OrganiserScopedMixin):
+    """An inline that knows its parent object, to offer only the parent tournament's pools and entries."""
+
+    def get_formset(self, request, obj=None, **kwargs):
+        request._league_admin_parent = obj
+        return super().get_formset(request, obj, **kwargs)
+
+    def has_add_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+
+def _parent_tournament(request):
+    parent = getattr(request, "_league_admin_parent", None)
+    return None if parent is None else tournament_of(parent)
+
+
+class LeagueForeignKeysMixin:
+    """Offer an organiser only the tournaments, pools and entries they may edit."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        tournament = _parent_tournament(request) or getattr(request, "_league_admin_tournament", None)
+        if db_field.name == "tournament":
+            kwargs["queryset"] = editable_tournaments(request.user)
+        elif db_field.name == "pool":
+            kwargs["queryset"] = (Pool.objects.filter(tournament=tournament).select_related("tournament")
+                                  if tournament is not None else _editable_pools(request))
+        elif db_field.name in {"home", "away", "winner"}:
+            kwargs["queryset"] = _editable_entries(request, tournament)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+# --- Teams -----------------------------------------------------------------------------------------
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool",
+                    "world_ranking"]
+    list_filter = ["is_nation", "rwc2023_pool"]
+    search_fields = ["name", "code"]
+    ordering = ["name"]
+    readonly_fields = ["created_by"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if request.user.is_superuser:
+            return self.readonly_fields
+        # Nation data (pool, ranking) comes from the data migration; organisers describe their own teams.
+        return [*self.readonly_fields, "is_nation", "rwc2023_pool", "world_ranking"]
+
+    def has_module_permission(self, request):
+        return _is_staff(request)
+
+    def has_view_permission(self, request, obj=None):
+        return _is_staff(request)
+
+    def has_add_permission(self, request):
+        return _is_staff(request)
+
+    def has_change_permission(self, request, obj=None):
+        if not _is_staff(request):
+            return False
+        if request.user.is_superuser or obj is None:
+            return True
+        return not obj.is_nation and obj.created_by_id == request.user.pk
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_change_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+# --- Tournaments, pools, entries ------------------------------------------------------------------
+
+
+class PoolInline(ParentAwareInline, admin.TabularInline):
+    model = Pool
+    extra = 0
+    fields = ["name", "order"]
+    show_change_link = True
+
+
+class EntryInline(ParentAwareInline, LeagueForeignKeysMixin, admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["team", "seed", "pool", "player", "player_name", "computer_level", "withdrawn_at"]
+    autocomplete_fields = ["team"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
+    tournament_path = ""
+    list_display = ["name", "slug", "format", "ruleset", "points_system", "visibility", "status", "created_at"]
+    list_filter = ["status", "visibility", "format", "points_system"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+    readonly_fields = ["draw_method", "draw_seed", "version", "created_at"]
+    inlines = [PoolInline, EntryInline]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "status", "visibility", "organisers"]}),
+        (_("Game"), {"fields": ["ruleset", "ruleset_options", "format", "format_options", "double_round_robin"]}),
+        (_("Points"), {"fields": ["points_system", "win_points", "draw_points", "loss_points",
+                                  "try_bonus_threshold", "losing_bonus_margin", "walkover_score",
+                                  "walkover_tries"]}),
+        (_("Draw"), {"fields": ["draw_method", "draw_seed", "version", "created_at"]}),
+    ]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        request._league_admin_tournament = obj
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        tournament = form.instance
+        if not request.user.is_superuser:
+            # An organiser who creates a tournament organises it, and cannot lock themselves out of it here.
+            tournament.organisers.add(request.user)
+        league_cache.tournament_changed(tournament)
+
+
+@admin.register(Pool)
+class PoolAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmin):
+    list_display = ["name", "tournament", "order"]
+    list_filter = [("tournament", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["name", "tournament__name", "tournament__slug"]
+    list_select_related = ["tournament"]
+
+    def get_inlines(self, request, obj):
+        return [PoolFixtureInline] if obj is not None else []
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        request._league_admin_tournament = obj.tournament if obj is not None else None
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        league_cache.tournament_changed(form.instance.tournament)
+
+
+@admin.register(Entry)
+class EntryAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmin):
+    list_display = ["team", "tournament", "seed", "pool", "player", "player_name", "computer_level",
+                    "withdrawn_at"]
+    list_filter = [("tournament", admin.RelatedOnlyFieldListFilter), "computer_level"]
+    search_fields = ["team__name", "team__code", "player_name", "tournament__slug"]
+    list_select_related = ["team", "tournament", "pool", "player"]
+    autocomplete_fields = ["team"]
+    raw_id_fields = ["player"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        request._league_admin_tournament = obj.tournament if obj is not None else None
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        league_cache.tournament_changed(obj.tournament)
+
+
+# --- Fixtures and results -------------------------------------------------------------------------
+
+
+class PoolFixtureInline(ParentAwareInline, LeagueForeignKeysMixin, admin.TabularInline):
+    """A pool's fixtures; the result is entered on the fixture's own page (the change link)."""
+
+    model = Fixture
+    extra = 0
+    fields = ["round_number", "home_team", "away_team", "kickoff", "venue", "slot", "status"]
+    readonly_fields = ["home_team", "away_team"]
+    show_change_link = True
+
+    @admin.display(description=_("home"))
+    def home_team(self, fixture):
+        return fixture.home.team.code if fixture.home_id else (fixture.home_source or "–")
+
+    @admin.display(description=_("away"))
+    def away_team(self, fixture):
+        return fixture.away.team.code if fixture.away_id else (fixture.away_source or "–")
+
+    def has_add_permission(self, request, obj=None):
+        # New fixtures are made by the fixture generator or on the fixture page, where both teams are chosen.
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("home__team", "away__team")
+
+
+class ResultInlineForm(forms.ModelForm):
+    """A result checked by the same service that saves it, so the admin refuses what the API refuses."""
+
+    reason = forms.CharField(label=_("reason for the change"), max_length=200, required=False)
+
+    class Meta:
+        model = Result
+        fields = ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by", "stats"]
+
+    def clean(self):
+        cleaned = super().clean()
+        fixture = getattr(self, "league_fixture", None)
+        if self.errors or fixture is None or not self.has_changed() or cleaned.get("DELETE"):
+            return cleaned
+        # Dry run of the real write inside a savepoint that is always rolled back: any
+        # ValidationError the service raises becomes this form's error instead of a 500 later.
+        try:
+            with transaction.atomic():
+                _record_result(fixture, cleaned, user=None)
+                raise _DryRunDone
+        except _DryRunDone:
+            pass
+        except ValidationError as error:
+            raise forms.ValidationError(error.messages)
+        return cleaned
+
+
+class _DryRunDone(Exception):
+    """Raised to roll back the dry run of a result write."""
+
+
+def _record_result(fixture, cleaned, *, user):
+    from league import services
+
+    return services.result_record(
+        fixture=fixture, home_score=cleaned["home_score"], away_score=cleaned["away_score"],
+        home_tries=cleaned.get("home_tries") or 0, away_tries=cleaned.get("away_tries") or 0,
+        kind=cleaned.get("kind") or Result.Kind.PLAYED, winner=cleaned.get("winner"),
+        decided_by=cleaned.get("decided_by") or "", stats=cleaned.get("stats") or {},
+        source=Result.Source.MANUAL, user=user, reason=cleaned.get("reason") or "")
+
+
+class ResultInline(ParentAwareInline, LeagueForeignKeysMixin, admin.StackedInline):
+    model = Result
+    tournament_path = "fixture__tournament"
+    form = ResultInlineForm
+    extra = 0
+    max_num = 1
+    fields = ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by", "stats",
+              "reason", "source", "entered_by", "updated_at"]
+    readonly_fields = ["source", "entered_by", "updated_at"]
+
+    def get_extra(self, request, obj=None, **kwargs):
+        # One empty result form for a fixture with both teams and no result yet.
+        if obj is None or obj.home_id is None or obj.away_id is None:
+            return 0
+        return 0 if Result.objects.filter(fixture=obj).exists() else 1
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        fixture = obj
+
+        class FixtureResultFormSet(formset):
+            def _construct_form(self, i, **form_kwargs):
+                form = super()._construct_form(i, **form_kwargs)
+                form.league_fixture = fixture
+                return form
+
+        return FixtureResultFormSet
+
+
+class ResultChangeInline(admin.TabularInline):
+    """The fixture's audit trail, read-only."""
+
+    model = ResultChange
+    extra = 0
+    can_delete = False
+    fields = ["changed_at", "action", "changed_by", "old", "new", "reason"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return _is_staff(request)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("changed_by")
+
+
+@admin.register(Fixture)
+class FixtureAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "pool", "stage", "round_number", "kickoff", "venue", "status",
+                    "score"]
+    list_filter = [("tournament", admin.RelatedOnlyFieldListFilter), "stage", "status", "round_number"]
+    search_fields = ["code", "home__team__code", "home__team__name", "away__team__code", "away__team__name",
+                     "venue", "tournament__slug"]
+    list_select_related = ["tournament", "pool", "home__team", "away__team", "result"]
+    date_hierarchy = "kickoff"
+    inlines = [ResultInline, ResultChangeInline]
+    fieldsets = [
+        (None, {"fields": ["tournament", "pool", "stage", "bracket", "round_number", "round_name", "code"]}),
+        (_("Teams"), {"fields": ["home", "away", "home_source", "away_source"]}),
+        (_("When and where"), {"fields": ["kickoff", "venue", "slot", "status"]}),
+    ]
+
+    @admin.display(description=_("score"))
+    def score(self, fixture):
+        try:
+            result = fixture.result
+        except Result.DoesNotExist:
+            return "–"
+        return f"{result.home_score}–{result.away_score}"
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        request._league_admin_tournament = obj.tournament if obj is not None else None
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        league_cache.tournament_changed(obj.tournament)
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Result:
+            return super().save_formset(request, form, formset, change)
+        from league import services
+
+        fixture = form.instance
+        # The admin's change message reads these; the service, not formset.save(), does the writing.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        for result_form in formset.forms:
+            if not hasattr(result_form, "cleaned_data"):
+                continue
+            if result_form in formset.deleted_forms:
+                if result_form.instance.pk is not None:
+                    services.result_delete(fixture=fixture, user=request.user,
+                                           reason=result_form.cleaned_data.get("reason") or "")
+            elif result_form.has_changed():
+                _record_result(fixture, result_form.cleaned_data, user=request.user)
+                messages.info(request, _("The result was saved and the standings updated."))
+
+
+@admin.register(Result)
+class ResultAdmin(OrganiserScopedMixin, admin.ModelAdmin):
+    """Results, read-only here: enter or correct them on the fixture's page (kept in the audit trail)."""
+
+    tournament_path = "fixture__tournament"
+    list_display = ["fixture", "home_score", "away_score", "home_tries", "away_tries", "kind", "source",
+                    "entered_by", "updated_at"]
+    list_filter = ["kind", "source", ("fixture__tournament", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["fixture__home__team__code", "fixture__away__team__code", "fixture__tournament__slug"]
+    list_select_related = ["fixture__home__team", "fixture__away__team", "fixture__tournament", "entered_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(OrganiserScopedMixin, admin.ModelAdmin):
+    """The audit trail of results: append-only, so nobody adds, changes or deletes rows here."""
+
+    tournament_path = "fixture__tournament"
+    list_display = ["changed_at", "fixture", "action", "changed_by", "reason"]
+    list_filter = ["action", ("fixture__tournament", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["fixture__home__team__code", "fixture__away__team__code", "reason", "changed_by__username"]
+    list_select_related = ["fixture__home__team", "fixture__away__team", "changed_by"]
+    readonly_fields = ["fixture", "action", "old", "new", "reason", "changed_by", "changed_at"]
+    date_hierarchy = "changed_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

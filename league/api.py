@@ -1,0 +1,305 @@
+"""REST API views: teams, tournaments, entries, pools, fixtures, results and standings.
+
+Thin views: they pick the rows the caller may see (``league.permissions``), validate with the
+serializers and hand writes that carry rules to ``league.services``. Lists filter in the database
+and fetch related rows up front, so each list costs a fixed number of queries whatever its length.
+
+Who may do what (the same rules as the web pages):
+- read: anyone, for tournaments that are not drafts (lists show public ones plus the caller's own;
+  an unlisted tournament is read through its slug or with ``?tournament=<slug>``); drafts only
+  their organisers (others get 404);
+- write: only the tournament's organisers (and superusers); others get 403 with a message,
+  anonymous callers 401/403;
+- teams: anyone reads, signed-in users create their own, only their creator changes them.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.response import Response
+
+from league import cache as league_cache
+from league import selectors, services
+from league.models import Entry, Pool, Result, Team, Tournament
+from league.permissions import (
+    TournamentPermission,
+    listed_tournaments,
+    viewable_tournaments,
+)
+from league.serializers import (
+    EntrySerializer,
+    FixtureFilterSerializer,
+    FixtureSerializer,
+    PoolSerializer,
+    PoolStandingsSerializer,
+    ResultSerializer,
+    ResultWriteSerializer,
+    TeamFilterSerializer,
+    TeamSerializer,
+    TournamentFilterSerializer,
+    TournamentScopeFilterSerializer,
+    TournamentSerializer,
+)
+
+
+def _query_params(serializer_class, request) -> dict:
+    """Validate a list's query parameters: a bad value is a 400 with the parameter's message."""
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _pool_standings_json(pool, rows) -> dict:
+    return {"pool": pool.name, "rows": [row.as_dict() for row in rows]}
+
+
+class TeamPermission(permissions.BasePermission):
+    """Anyone reads teams; signed-in users create them; only a team's creator (or a superuser) changes it."""
+
+    message = gettext_lazy("Only the person who created this team may change it; the RWC nations cannot be changed.")
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        if request.user.is_superuser:
+            return True
+        return not obj.is_nation and obj.created_by_id == request.user.pk
+
+
+@extend_schema_view(list=extend_schema(parameters=[TeamFilterSerializer]))
+class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                  mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """Teams: the 20 RWC 2023 nations and organisers' own teams, named by their short code."""
+
+    queryset = Team.objects.all()
+    serializer_class = TeamSerializer
+    permission_classes = [TeamPermission]
+    lookup_field = "code"
+    lookup_value_regex = "[A-Za-z0-9]{1,5}"
+
+    def get_queryset(self):
+        queryset = Team.objects.order_by("name", "code")
+        if self.action != "list":
+            return queryset
+        params = _query_params(TeamFilterSerializer, self.request)
+        if params.get("nation") is not None:
+            queryset = queryset.filter(is_nation=params["nation"])
+        if params.get("search"):
+            term = params["search"].strip()
+            queryset = queryset.filter(Q(name__icontains=term) | Q(code__iexact=term))
+        return queryset
+
+    def get_object(self):
+        self.kwargs[self.lookup_field] = self.kwargs[self.lookup_field].upper()
+        return super().get_object()
+
+    def perform_create(self, serializer):
+        serializer.save(created_by=self.request.user)
+
+
+class TournamentScopedMixin:
+    """Limit a viewset's rows to tournaments the caller may see.
+
+    Lists show the listed tournaments (public ones plus the caller's own), or exactly one
+    tournament when ``?tournament=<slug>`` names one the caller may see (404 otherwise: an unlisted
+    tournament is found through its slug, a draft only by its organisers). Detail views see every
+    tournament the caller may read; writes are then checked against ``can_edit_tournament``.
+    """
+
+    tournament_field = "tournament"
+    permission_classes = [TournamentPermission]
+
+    def tournament_from_params(self, slug: str | None):
+        if not slug:
+            return None
+        tournament = viewable_tournaments(self.request.user).filter(slug=slug).first()
+        if tournament is None:
+            raise NotFound(_("No tournament with the slug “%(slug)s”.") % {"slug": slug})
+        return tournament
+
+    def scope(self, queryset, slug: str | None = None):
+        user = self.request.user
+        if self.action == "list":
+            tournament = self.tournament_from_params(slug)
+            if tournament is not None:
+                return queryset.filter(**{self.tournament_field: tournament})
+            return queryset.filter(**{f"{self.tournament_field}__in": listed_tournaments(user)})
+        return queryset.filter(**{f"{self.tournament_field}__in": viewable_tournaments(user)})
+
+
+@extend_schema_view(list=extend_schema(parameters=[TournamentFilterSerializer]))
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                        mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """Tournaments, by slug. Whoever creates one becomes its organiser; only organisers change it."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [TournamentPermission]
+    lookup_field = "slug"
+
+    def get_queryset(self):
+        queryset = Tournament.objects.prefetch_related("organisers").order_by("-created_at", "name")
+        user = self.request.user
+        if self.action != "list":
+            return viewable_tournaments(user, queryset)
+        params = _query_params(TournamentFilterSerializer, self.request)
+        queryset = listed_tournaments(user, queryset)
+        if params.get("mine"):
+            queryset = queryset.filter(
+                pk__in=Tournament.organisers.through.objects.filter(user_id=user.pk).values("tournament_id")
+            )
+        if params.get("status"):
+            queryset = queryset.filter(status=params["status"])
+        return queryset
+
+    def perform_create(self, serializer):
+        tournament = services.tournament_create(user=self.request.user, **serializer.validated_data)
+        serializer.instance = Tournament.objects.prefetch_related("organisers").get(pk=tournament.pk)
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            tournament = serializer.save()
+            # Points, visibility and status change what visitors see: cached pages must be rebuilt.
+            league_cache.tournament_changed(tournament)
+
+    @extend_schema(responses=PoolStandingsSerializer(many=True),
+                   summary="The tournament's pool tables, each {\"pool\": \"A\", \"rows\": [...]}")
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request, slug=None):
+        """The standings of every pool, in the league's JSON form."""
+        return Response(selectors.tournament_standings_data(self.get_object()))
+
+
+@extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
+class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
+    """Entries: the teams of a tournament, with their seeds and pools. Organisers add and change them."""
+
+    serializer_class = EntrySerializer
+
+    def get_queryset(self):
+        queryset = Entry.objects.select_related("tournament", "team", "pool").order_by(
+            "tournament_id", "seed", "team__name", "id")
+        slug = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament") \
+            if self.action == "list" else None
+        return self.scope(queryset, slug)
+
+    def perform_create(self, serializer):
+        tournament = serializer.validated_data["tournament"]
+        self.check_object_permissions(self.request, tournament)
+        try:
+            with transaction.atomic():
+                serializer.save()
+        except IntegrityError:  # two requests entering the same team at once
+            raise DRFValidationError({"team": [_("This team or seed is already in the tournament.")]})
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            entry = serializer.save()
+            league_cache.tournament_changed(entry.tournament)
+
+    def perform_destroy(self, instance):
+        tournament = instance.tournament
+        try:
+            with transaction.atomic():
+                instance.delete()
+        except ProtectedError:
+            raise DRFValidationError(
+                {"detail": [_("This team already has fixtures or results: withdraw it instead of removing it.")]})
+        league_cache.tournament_changed(tournament)
+
+
+@extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
+class PoolViewSet(TournamentScopedMixin, viewsets.ReadOnlyModelViewSet):
+    """Pools and the codes of their teams (the draw fills them)."""
+
+    serializer_class = PoolSerializer
+
+    def get_queryset(self):
+        queryset = Pool.objects.select_related("tournament").prefetch_related("entries__team").order_by(
+            "tournament_id", "order", "name")
+        slug = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament") \
+            if self.action == "list" else None
+        return self.scope(queryset, slug)
+
+    @extend_schema(responses=PoolStandingsSerializer, summary="The pool's table")
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request, pk=None):
+        """The pool's table: ``{"pool": "A", "rows": [...]}``."""
+        pool = self.get_object()
+        return Response(_pool_standings_json(pool, selectors.pool_standings(pool)))
+
+
+@extend_schema_view(list=extend_schema(parameters=[FixtureFilterSerializer]))
+class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                     mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """Fixtures with their results. Organisers change kick-off and venue here and results at ``result/``."""
+
+    serializer_class = FixtureSerializer
+
+    def get_queryset(self):
+        if self.action != "list":
+            return self.scope(selectors.fixture_list())
+        params = _query_params(FixtureFilterSerializer, self.request)
+        tournament = self.tournament_from_params(params.get("tournament"))
+        team = params.get("team")
+        queryset = selectors.fixture_list(
+            tournament=tournament, round_number=params.get("round"), team=team.strip() if team else None,
+            on_date=params.get("date"), stage=params.get("stage"), status=params.get("status"))
+        if tournament is None:
+            queryset = queryset.filter(tournament__in=listed_tournaments(self.request.user))
+        if params.get("pool"):
+            pool = params["pool"].strip()
+            queryset = queryset.filter(pool_id=int(pool)) if pool.isdigit() else queryset.filter(pool__name=pool)
+        return queryset.order_by("tournament_id", "stage", "round_number", "kickoff", "slot", "id")
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            fixture = serializer.save()
+            league_cache.tournament_changed(fixture.tournament)
+
+    def _result_response(self, fixture, status_code=status.HTTP_200_OK):
+        fixture = self.get_queryset().get(pk=fixture.pk)
+        try:
+            result = fixture.result
+        except Result.DoesNotExist:
+            raise NotFound(_("This fixture has no result yet."))
+        return Response(ResultSerializer(result, context=self.get_serializer_context()).data, status=status_code)
+
+    @extend_schema(methods=["GET"], responses={200: ResultSerializer}, summary="The fixture's result")
+    @extend_schema(methods=["POST", "PUT"], request=ResultWriteSerializer,
+                   responses={200: ResultSerializer, 201: ResultSerializer},
+                   summary="Record or correct the fixture's result (organisers)")
+    @extend_schema(methods=["DELETE"], request=None, responses={204: OpenApiResponse(description="Deleted")},
+                   summary="Delete the fixture's result (organisers)")
+    @action(detail=True, methods=["get", "post", "put", "delete"], url_path="result", pagination_class=None)
+    def result(self, request, pk=None):
+        """Read, record, correct or delete a fixture's result; every change is kept in the audit trail."""
+        fixture = self.get_object()
+        if request.method == "GET":
+            return self._result_response(fixture)
+        if request.method == "DELETE":
+            if not Result.objects.filter(fixture=fixture).exists():
+                raise NotFound(_("This fixture has no result yet."))
+            services.result_delete(fixture=fixture, user=request.user, reason=request.data.get("reason", "")
+                                   if hasattr(request.data, "get") else "")
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        if fixture.home_id is None or fixture.away_id is None:
+            raise DRFValidationError({"detail": [_("Both teams of this fixture must be known before its result.")]})
+        serializer = ResultWriteSerializer(data=request.data, context={"fixture": fixture, "request": request})
+        serializer.is_valid(raise_exception=True)
+        existed = Result.objects.filter(fixture=fixture).exists()
+        services.result_record(fixture=fixture, user=request.user, source=Result.Source.MANUAL,
+                               **serializer.validated_data)
+        return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)

@@ -1,0 +1,296 @@
+"""Forms of the organiser's pages. Each validates its input and shows clear errors; the work is done by services."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
+
+MAX_UPLOAD_BYTES = 1_000_000
+
+
+class SignupForm(UserCreationForm):
+    """A username and a password: no email address is needed (pupils have none)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+def preset_choices():
+    """The presets offered on the "new tournament" page (from ``league.presets``), plus "step by step"."""
+    choices = [("", _("None: choose step by step"))]
+    try:
+        from league import presets
+    except ImportError:  # the presets module is not there yet
+        return choices
+    registry = getattr(presets, "PRESETS", None) or {}
+    for key, preset in registry.items():
+        label = getattr(preset, "label", None) or getattr(preset, "name", None) or key
+        choices.append((key, label))
+    return choices
+
+
+class TournamentCreateForm(forms.Form):
+    """A new tournament: from a preset (everything set up in one go) or step by step."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    slug = forms.SlugField(label=_("Web address (slug)"), max_length=60, required=False,
+                           help_text=_("Letters, digits and hyphens; made from the name when left empty."))
+    preset = forms.ChoiceField(label=_("Preset"), required=False)
+    ruleset = forms.ChoiceField(label=_("Rule set"))
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial=Tournament.Format.LEAGUE)
+    points_system = forms.ChoiceField(label=_("Points system"), choices=Tournament.PointsSystem.choices,
+                                      initial=Tournament.PointsSystem.WORLD_RUGBY)
+    double_round_robin = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
+    visibility = forms.ChoiceField(label=_("Visibility"), choices=Tournament.Visibility.choices,
+                                   initial=Tournament.Visibility.PUBLIC)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = preset_choices()
+        self.fields["ruleset"].choices = ruleset_choices()
+
+    def clean_slug(self):
+        slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:60]
+        if not slug:
+            raise forms.ValidationError(_("Give the tournament a web address made of letters or digits."))
+        if Tournament.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("The web address “%(slug)s” is already taken: choose another."),
+                                        params={"slug": slug})
+        return slug
+
+
+class TournamentSettingsForm(forms.ModelForm):
+    """The settings an organiser may change at any time."""
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "visibility", "status", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
+                  "losing_bonus_margin", "walkover_score", "walkover_tries"]
+
+
+class InviteOrganiserForm(forms.Form):
+    """Invite a co-organiser by their username (they sign up first)."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(_("Nobody has the username “%(username)s”. Ask them to sign up first."),
+                                        params={"username": username})
+        if self.tournament.organisers.filter(pk=user.pk).exists():
+            raise forms.ValidationError(_("%(username)s already organises this tournament."),
+                                        params={"username": username})
+        self.user = user
+        return username
+
+
+class TeamForm(forms.ModelForm):
+    """One own team: name, short code and colours."""
+
+    class Meta:
+        model = Team
+        fields = ["name", "code", "primary_colour", "secondary_colour"]
+        widgets = {"primary_colour": forms.TextInput(attrs={"type": "color"}),
+                   "secondary_colour": forms.TextInput(attrs={"type": "color"})}
+
+    def clean_code(self):
+        return self.cleaned_data["code"].strip().upper()
+
+
+def parse_team_lines(text: str) -> list[dict]:
+    """Read a pasted list: one team a line, "Name" or "Name, CODE" (or "Name;CODE"); blank lines are skipped."""
+    teams = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = [p.strip() for p in re.split(r"[,;\t]", line)]
+        name = parts[0]
+        code = parts[1].upper() if len(parts) > 1 and parts[1] else ""
+        if not name:
+            raise forms.ValidationError(_("Line %(line)s has no team name."), params={"line": number})
+        teams.append({"line": number, "name": name, "code": code})
+    return teams
+
+
+class PasteTeamsForm(forms.Form):
+    """Several own teams at once, pasted one per line."""
+
+    teams = forms.CharField(label=_("Teams, one per line (“Name” or “Name, CODE”)"),
+                            widget=forms.Textarea(attrs={"rows": 8}))
+
+    def clean_teams(self):
+        teams = parse_team_lines(self.cleaned_data["teams"])
+        if not teams:
+            raise forms.ValidationError(_("Paste at least one team name."))
+        return teams
+
+
+class TeamsCsvForm(forms.Form):
+    """Own teams from a CSV file with a header row: name, code, primary_colour, secondary_colour, seed (all but name
+    optional). Entries are seeded in the order of the seed column."""
+
+    file = forms.FileField(label=_("CSV file"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too large (1 MB at most)."))
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
+        reader = csv.DictReader(io.StringIO(text))
+        if not reader.fieldnames or "name" not in [f.strip().lower() for f in reader.fieldnames]:
+            raise forms.ValidationError(_("The first row must be a header with at least a “name” column."))
+        teams = []
+        for number, row in enumerate(reader, start=2):
+            row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+            if not row.get("name"):
+                raise forms.ValidationError(_("Line %(line)s has no team name."), params={"line": number})
+            seed = row.get("seed") or ""
+            if seed and not seed.isdigit():
+                raise forms.ValidationError(_("Line %(line)s: the seed must be a whole number."),
+                                            params={"line": number})
+            teams.append({"line": number, "name": row["name"], "code": row.get("code", "").upper(),
+                          "primary_colour": row.get("primary_colour", ""),
+                          "secondary_colour": row.get("secondary_colour", ""),
+                          "seed": int(seed) if seed else None})
+        if not teams:
+            raise forms.ValidationError(_("The file has no teams."))
+        # Seeds order the entries (seed 1 first); rows without a seed follow in the file's order.
+        return sorted(teams, key=lambda t: (t["seed"] is None, t["seed"] or 0, t["line"]))
+
+
+class DrawForm(forms.Form):
+    """Draw the pools: seeded by bands or random, with a seed anyone can use to check the draw."""
+
+    METHODS = [("seeded", _("Seeded (one team of each band per pool)")), ("random", _("Random"))]
+    method = forms.ChoiceField(label=_("Method"), choices=METHODS, initial="seeded")
+    pool_count = forms.IntegerField(label=_("Number of pools"), min_value=1, max_value=26, initial=4)
+    seed = forms.IntegerField(label=_("Random seed"), required=False, min_value=0, max_value=2**62,
+                              help_text=_("Leave empty for a new random seed; it is shown after the draw."))
+
+
+class FixturesForm(forms.Form):
+    """Generate the round-robin fixtures with dates, times and venues or tables."""
+
+    start_date = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    first_kickoff = forms.TimeField(label=_("First kick-off"), initial="14:00",
+                                    widget=forms.TimeInput(attrs={"type": "time"}))
+    slot_minutes = forms.IntegerField(label=_("Minutes per time slot"), min_value=1, max_value=24 * 60, initial=90)
+    days_between_rounds = forms.IntegerField(label=_("Days between rounds"), min_value=0, max_value=60, initial=7)
+    venues = forms.CharField(label=_("Venues or tables, separated by commas"), required=False,
+                             help_text=_("With more matches in a round than venues, the round is split into time "
+                                         "slots."))
+    double = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
+
+    def clean_venues(self):
+        venues = [v.strip() for v in self.cleaned_data["venues"].split(",") if v.strip()]
+        if len(set(venues)) != len(venues):
+            raise forms.ValidationError(_("Each venue may be named only once."))
+        return venues
+
+
+class ResultForm(forms.Form):
+    """Enter or correct a result: scores, tries, walkovers, and who went through after a knockout draw."""
+
+    home_score = forms.IntegerField(label=_("Home score"), min_value=0, max_value=999)
+    away_score = forms.IntegerField(label=_("Away score"), min_value=0, max_value=999)
+    home_tries = forms.IntegerField(label=_("Home tries"), min_value=0, max_value=199, initial=0)
+    away_tries = forms.IntegerField(label=_("Away tries"), min_value=0, max_value=199, initial=0)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Result.Kind.choices, initial=Result.Kind.PLAYED)
+    winner = forms.ChoiceField(label=_("Who went through (knockout draw only)"), required=False)
+    decided_by = forms.ChoiceField(label=_("Decided by"), choices=Result.DecidedBy.choices, required=False)
+    reason = forms.CharField(label=_("Reason for a correction"), max_length=200, required=False)
+    reset_later_rounds = forms.BooleanField(
+        label=_("Reset the later rounds"), required=False,
+        help_text=_("Only when a correction changes who went through: the results of the knockout matches played "
+                    "since are deleted (kept in the audit trail)."))
+
+    def __init__(self, *args, fixture: Fixture, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fixture = fixture
+        choices = [("", "—")]
+        if fixture.home_id:
+            choices.append(("home", fixture.home.team.name))
+        if fixture.away_id:
+            choices.append(("away", fixture.away.team.name))
+        self.fields["winner"].choices = choices
+        if fixture.stage != Fixture.Stage.KNOCKOUT:
+            del self.fields["winner"]
+            del self.fields["decided_by"]
+            del self.fields["reset_later_rounds"]
+
+    def clean(self):
+        data = super().clean()
+        side = data.get("winner")
+        data["winner_entry"] = {"home": self.fixture.home, "away": self.fixture.away}.get(side) if side else None
+        return data
+
+
+class ResultsImportForm(forms.Form):
+    """A CSV of results: pool,round,date,home,away,home_score,away_score,home_tries,away_tries."""
+
+    file = forms.FileField(label=_("CSV file"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too large (1 MB at most)."))
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
+
+
+class EntryPlayerForm(forms.ModelForm):
+    """Who plays an entry: a person's account or name, or the computer at a level."""
+
+    username = forms.CharField(label=_("Username"), required=False, max_length=150)
+
+    class Meta:
+        model = Entry
+        fields = ["player_name", "computer_level"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.player_id:
+            self.fields["username"].initial = self.instance.player.get_username()
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        if not username:
+            self.player = None
+            return ""
+        self.player = get_user_model().objects.filter(username=username).first()
+        if self.player is None:
+            raise forms.ValidationError(_("Nobody has the username “%(username)s”."), params={"username": username})
+        return username
+
+    def save(self, commit=True):
+        self.instance.player = self.player
+        return super().save(commit=commit)
+
+
+class WithdrawForm(forms.Form):
+    """Withdraw a team: its remaining fixtures become walkovers to the opponents."""
+
+    keep_played = forms.BooleanField(label=_("Keep the results it has already played"), required=False, initial=True)
+    confirm = forms.BooleanField(label=_("Yes, withdraw this team"))

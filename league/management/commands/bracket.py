@@ -1,0 +1,56 @@
+"""``manage.py bracket``: a tournament's knockout bracket as JSON or a text table."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand
+
+from league.format_selectors import bracket_for_tournament, bracket_rounds
+from league.management.commands._common import tournament_or_error
+
+_DECIDED = {"extra_time": "after extra time", "tries": "on tries", "kicking": "after a kicking competition",
+            "walkover": "walkover"}
+
+
+def _side(match: dict, side: str) -> str:
+    name = match[f"{side}_name"]
+    return f"{name} ({match[side]})" if name else match[side]
+
+
+class Command(BaseCommand):
+    help = (
+        "Print a tournament's knockout bracket. --format json gives a list of rounds, each a list of matches "
+        "with home, away (team codes, or the slot's description such as 'Winner Pool A' or 'Winner QF1'), "
+        "home_score, away_score, winner (a team code or null) and code, bracket, round, decided_by, status, "
+        "bye; --format table (the default) is for reading."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The tournament's slug.")
+        parser.add_argument("--format", choices=["json", "table"], default="table", help="json or table (default).")
+
+    def handle(self, *args, **options):
+        tournament = tournament_or_error(options["slug"])
+        data = bracket_for_tournament(tournament)
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(bracket_rounds(tournament, data=data), indent=2))
+            return
+        self.stdout.write(tournament.name)
+        if not data["brackets"]:
+            self.stdout.write("No knockout bracket.")
+        for bracket in data["brackets"]:
+            for rnd in bracket["rounds"]:
+                self.stdout.write("")
+                self.stdout.write(" ".join(part for part in (bracket["name"], rnd["name"]) if part))
+                for match in rnd["matches"]:
+                    if match["bye"]:
+                        self.stdout.write(f"  {'':6} {_side(match, 'home')} - bye")
+                        continue
+                    score = "v"
+                    if match["home_score"] is not None:
+                        score = f"{match['home_score']}-{match['away_score']}"
+                    line = f"  {match['code']:6} {_side(match, 'home')} {score} {_side(match, 'away')}"
+                    if match["winner"] and match["decided_by"]:
+                        line += f" ({match['winner']} {_DECIDED.get(match['decided_by'], match['decided_by'])})"
+                    self.stdout.write(line)

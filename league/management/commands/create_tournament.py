@@ -1,0 +1,130 @@
+"""``manage.py create_tournament``: a whole tournament from a preset, from the command line."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import CommandError
+from django.utils.text import slugify
+
+from league.management.commands._common import LeagueCommand, tournament_url, validation_message
+from league.models import Fixture, Tournament, ruleset_choices
+from league.presets import PRESETS, preset_run
+
+
+def _date(value: str) -> date:
+    try:
+        return datetime.strptime(value, "%Y-%m-%d").date()
+    except ValueError:
+        raise CommandError(f"--start-date must look like 2026-09-05, not {value!r}.")
+
+
+def _time(value: str):
+    try:
+        return datetime.strptime(value, "%H:%M").time()
+    except ValueError:
+        raise CommandError(f"--kickoff must look like 14:30, not {value!r}.")
+
+
+def next_saturday(today: date | None = None) -> date:
+    """The next Saturday after today (rugby's day), used when no start date is given."""
+    today = today or date.today()
+    return today + timedelta(days=(5 - today.weekday()) % 7 or 7)
+
+
+class Command(LeagueCommand):
+    help = (
+        "Create a tournament from a preset, with its teams, pools and round-robin fixtures (dates, kick-offs "
+        "and venues). Examples:\n"
+        "  manage.py create_tournament --preset rwc2023 --name 'World Cup evening' --slug wc-evening\n"
+        "  manage.py create_tournament --preset league --name 'Winter league' --slug winter "
+        "--teams FRA,NZL,IRE,RSA --double --venues 'Pitch 1,Pitch 2'"
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--preset", required=True, choices=sorted(PRESETS),
+                            help="rwc2023: the 20 nations in their real 2023 pools A-D, single round robin; "
+                                 "league: one pool of the --teams given.")
+        parser.add_argument("--name", required=True, help="The tournament's name, e.g. 'Saturday festival'.")
+        parser.add_argument("--slug", help="Its web address (letters, digits, hyphens); made from the name if absent.")
+        parser.add_argument("--teams", default="",
+                            help="Comma-separated team codes or names (league preset), e.g. FRA,NZL,IRE,RSA.")
+        parser.add_argument("--double", action="store_true",
+                            help="Double round robin: everyone meets twice, home and away swapped (league preset).")
+        parser.add_argument("--ruleset", default="manual",
+                            help="The rule set matches use: 'manual' (results entered by hand, the default) or an "
+                                 "engine rule set such as bokx or rugby-league-cards.")
+        parser.add_argument("--points-system", default=Tournament.PointsSystem.WORLD_RUGBY,
+                            choices=[c for c in Tournament.PointsSystem.values if c != "custom"],
+                            help="world_rugby (4/2/0 + bonus points, the default), rugby_league (2/1/0) or "
+                                 "football (3/1/0). The rwc2023 preset always uses world_rugby.")
+        parser.add_argument("--start-date", help="Day of round 1, YYYY-MM-DD (default: next Saturday).")
+        parser.add_argument("--kickoff", default="14:00", help="Kick-off of a round's first slot, HH:MM (14:00).")
+        parser.add_argument("--slot-minutes", type=int, default=90,
+                            help="Minutes between consecutive time slots of a round (90).")
+        parser.add_argument("--days-between-rounds", type=int, default=7, help="Days between rounds (7).")
+        parser.add_argument("--venues", default=None,
+                            help="Comma-separated pitches or tables, e.g. 'Pitch 1,Pitch 2', or a number N for "
+                                 "N numbered pitches (tables for engine rule sets). A round with more matches than "
+                                 "venues is split into consecutive time slots. rwc2023 defaults to the nine 2023 "
+                                 "stadiums; league to no venue.")
+        parser.add_argument("--organiser", action="append", default=[], metavar="USERNAME",
+                            help="A user who may edit the tournament (repeat for several).")
+        parser.add_argument("--draft", action="store_true",
+                            help="Keep it as a draft (only its organisers see it) instead of in progress.")
+        parser.add_argument("--unlisted", action="store_true", help="Unlisted: readable by link, never listed.")
+
+    def handle(self, *args, **options):
+        slug = options["slug"] or slugify(options["name"])[:60]
+        if not slug:
+            raise CommandError("Give a --slug (the name has no letters or digits to make one from).")
+        if options["ruleset"] not in {key for key, _label in ruleset_choices()}:
+            known = ", ".join(key for key, _label in ruleset_choices())
+            raise CommandError(f"Unknown rule set {options['ruleset']!r}; choose one of: {known}.")
+        users = []
+        for username in options["organiser"]:
+            user = get_user_model().objects.filter(username=username).first()
+            if user is None:
+                raise CommandError(f"No user {username!r} (create it with manage.py createsuperuser or the site).")
+            users.append(user)
+        kwargs = {
+            "name": options["name"], "slug": slug, "ruleset": options["ruleset"],
+            "teams": [t.strip() for t in options["teams"].split(",") if t.strip()],
+            "double": options["double"], "points_system": options["points_system"],
+            "start_date": _date(options["start_date"]) if options["start_date"] else next_saturday(),
+            "first_kickoff": _time(options["kickoff"]), "slot_minutes": options["slot_minutes"],
+            "days_between_rounds": options["days_between_rounds"],
+            "status": Tournament.Status.DRAFT if options["draft"] else Tournament.Status.IN_PROGRESS,
+            "visibility": Tournament.Visibility.UNLISTED if options["unlisted"] else Tournament.Visibility.PUBLIC,
+        }
+        if options["venues"] is not None:
+            kwargs["venues"] = self._venues(options["venues"], options["ruleset"])
+        if options["preset"] == "league" and not kwargs["teams"]:
+            raise CommandError("The league preset needs --teams, e.g. --teams FRA,NZL,IRE,RSA.")
+        try:
+            tournament = preset_run(options["preset"], **kwargs)
+        except ValidationError as exc:
+            raise CommandError(validation_message(exc))
+        if users:
+            tournament.organisers.add(*users)
+        fixtures = Fixture.objects.filter(tournament=tournament).count()
+        self.stdout.write(self.style.SUCCESS(
+            f"Created {tournament.name} ({tournament.slug}): {tournament.entries.count()} teams in "
+            f"{tournament.pools.count()} pool(s), {fixtures} fixtures."))
+        self.stdout.write(tournament_url(tournament))
+
+    @staticmethod
+    def _venues(value: str, ruleset: str) -> list[str]:
+        value = value.strip()
+        if value.isdigit():
+            count = int(value)
+            if count < 1:
+                raise CommandError("--venues must name at least one venue.")
+            word = "Pitch" if ruleset == "manual" else "Table"
+            return [f"{word} {i}" for i in range(1, count + 1)]
+        venues = [v.strip() for v in value.split(",") if v.strip()]
+        if not venues:
+            raise CommandError("--venues must name at least one venue.")
+        return venues

@@ -1,0 +1,127 @@
+"""Who may see and who may change a tournament: one module for the web pages, the API and the admin.
+
+The rules (the same everywhere):
+
+- **Public** tournaments that are not drafts are readable by anyone, signed in or not, and are listed.
+- **Unlisted** tournaments that are not drafts are readable by anyone who has the link (its slug, or
+  the id of one of its fixtures, pools or entries), but they are never *listed* to people who do not
+  organise them. Unlisted means "not advertised", not "secret": the slug is the link.
+- **Drafts** (status ``draft``, whatever the visibility) are readable only by their organisers: a
+  tournament being set up is not shown to the public, and others get a 404 rather than a 403, so a
+  draft's existence is not revealed.
+- Only a tournament's **organisers** (and superusers) may change it, its entries, pools, fixtures and
+  results.
+
+``can_view_tournament``/``can_edit_tournament`` decide for one tournament; ``viewable_tournaments`` and
+``listed_tournaments`` give the same decisions as querysets, so list pages and API lists filter in the
+database instead of checking row by row (a fixed number of queries whatever the number of rows).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+from rest_framework import permissions
+
+from league.models import Tournament
+
+EDIT_DENIED_MESSAGE = _("Only the organisers of this tournament may change it.")
+
+
+def _is_signed_in(user) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_active)
+
+
+def is_organiser(user, tournament: Tournament) -> bool:
+    """True when ``user`` is one of ``tournament``'s organisers (uses prefetched organisers if present)."""
+    if not _is_signed_in(user) or tournament.pk is None:
+        return False
+    prefetched = getattr(tournament, "_prefetched_objects_cache", {}).get("organisers")
+    if prefetched is not None:
+        return any(organiser.pk == user.pk for organiser in prefetched)
+    return tournament.organisers.filter(pk=user.pk).exists()
+
+
+def can_edit_tournament(user, tournament: Tournament) -> bool:
+    """True when ``user`` may change ``tournament`` and everything in it: its organisers and superusers."""
+    if not _is_signed_in(user):
+        return False
+    return user.is_superuser or is_organiser(user, tournament)
+
+
+def can_view_tournament(user, tournament: Tournament) -> bool:
+    """True when ``user`` may read ``tournament``: anyone unless it is a draft, then only its organisers."""
+    if tournament.status != Tournament.Status.DRAFT:
+        # Public and unlisted alike: an unlisted tournament is readable by whoever has the link.
+        return True
+    return can_edit_tournament(user, tournament)
+
+
+def _organised_by(user) -> Q:
+    if not _is_signed_in(user):
+        return Q(pk__in=[])
+    # A subquery rather than a join on organisers, so the rows are never duplicated.
+    return Q(pk__in=Tournament.organisers.through.objects.filter(user_id=user.pk).values("tournament_id"))
+
+
+def viewable_tournaments(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The tournaments ``user`` may read (``can_view_tournament`` as a queryset)."""
+    queryset = Tournament.objects.all() if queryset is None else queryset
+    if _is_signed_in(user) and user.is_superuser:
+        return queryset
+    return queryset.filter(~Q(status=Tournament.Status.DRAFT) | _organised_by(user))
+
+
+def listed_tournaments(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The tournaments shown to ``user`` in lists: public non-drafts plus the ones ``user`` organises."""
+    queryset = Tournament.objects.all() if queryset is None else queryset
+    if _is_signed_in(user) and user.is_superuser:
+        return queryset
+    return queryset.filter(
+        Q(visibility=Tournament.Visibility.PUBLIC) & ~Q(status=Tournament.Status.DRAFT) | _organised_by(user)
+    )
+
+
+def editable_tournaments(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The tournaments ``user`` may change (``can_edit_tournament`` as a queryset)."""
+    queryset = Tournament.objects.all() if queryset is None else queryset
+    if not _is_signed_in(user):
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(_organised_by(user))
+
+
+def tournament_of(obj) -> Tournament | None:
+    """The tournament an object belongs to: itself, ``obj.tournament`` or ``obj.fixture.tournament``."""
+    if isinstance(obj, Tournament):
+        return obj
+    if hasattr(obj, "tournament"):
+        return obj.tournament
+    fixture = getattr(obj, "fixture", None)
+    if fixture is not None:
+        return fixture.tournament
+    return None
+
+
+class TournamentPermission(permissions.BasePermission):
+    """DRF permission: reading follows ``can_view_tournament``, writing ``can_edit_tournament``.
+
+    Writes need a signed-in user (anonymous callers get 401/403 before any lookup). Object checks find
+    the tournament through ``tournament_of``; objects with no tournament (teams) are readable by all.
+    """
+
+    message = EDIT_DENIED_MESSAGE
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return _is_signed_in(request.user)
+
+    def has_object_permission(self, request, view, obj):
+        tournament = tournament_of(obj)
+        if tournament is None:
+            return True
+        if request.method in permissions.SAFE_METHODS:
+            return can_view_tournament(request.user, tournament)
+        return can_edit_tournament(request.user, tournament)

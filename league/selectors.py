@@ -1,0 +1,118 @@
+"""Reads: standings tables and fixture queries, each in a fixed number of queries.
+
+Standings are computed from results on every read (``league.standings``);
+public pages cache the rendered HTML keyed by ``tournament.version`` instead.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+
+from django.db.models import Q, QuerySet
+
+from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
+from league.standings import MatchResult, PointsSystem, StandingEntry, StandingRow, compute_standings
+
+_RESULT_FIELDS = ("fixture__pool_id", "fixture__home_id", "fixture__away_id", "home_score", "away_score",
+                  "home_tries", "away_tries", "kind")
+
+
+def _pool_results(results_qs) -> dict[int, list[MatchResult]]:
+    by_pool: dict[int, list[MatchResult]] = defaultdict(list)
+    # values_list: the table needs seven numbers per result, not model instances (see bench/standings.py).
+    for pool_id, home_id, away_id, hs, as_, ht, at, kind in results_qs.values_list(*_RESULT_FIELDS):
+        by_pool[pool_id].append(MatchResult(home_id, away_id, hs, as_, ht, at, kind))
+    return by_pool
+
+
+def _standing_entry(entry: Entry) -> StandingEntry:
+    return StandingEntry(entry_id=entry.pk, team_code=entry.team.code, team_name=entry.team.name,
+                         world_ranking=entry.team.world_ranking)
+
+
+def _pool_fixture_results() -> QuerySet[Result]:
+    return Result.objects.filter(fixture__stage=Fixture.Stage.POOL, fixture__pool__isnull=False,
+                                 fixture__home__isnull=False, fixture__away__isnull=False)
+
+
+def pool_standings(pool: Pool) -> list[StandingRow]:
+    """The table of one pool (three queries at most: tournament, entries, results)."""
+    tournament = pool.tournament
+    entries = Entry.objects.filter(pool=pool).select_related("team")
+    results = _pool_results(_pool_fixture_results().filter(fixture__pool=pool))
+    return compute_standings([_standing_entry(e) for e in entries], results.get(pool.pk, []),
+                             PointsSystem.from_tournament(tournament))
+
+
+def tournament_standings(tournament: Tournament) -> list[tuple[Pool, list[StandingRow]]]:
+    """Every pool's table, in pool order: three queries whatever the number of pools and results."""
+    pools = list(Pool.objects.filter(tournament=tournament))
+    entries_by_pool: dict[int, list[StandingEntry]] = defaultdict(list)
+    for entry in Entry.objects.filter(tournament=tournament, pool__isnull=False).select_related("team"):
+        entries_by_pool[entry.pool_id].append(_standing_entry(entry))
+    results = _pool_results(_pool_fixture_results().filter(fixture__tournament=tournament))
+    points_system = PointsSystem.from_tournament(tournament)
+    return [(pool, compute_standings(entries_by_pool[pool.pk], results.get(pool.pk, []), points_system))
+            for pool in pools]
+
+
+def tournament_standings_data(tournament: Tournament) -> list[dict]:
+    """The JSON form of the standings: ``[{"pool": "A", "rows": [row.as_dict(), ...]}, ...]``."""
+    return [{"pool": pool.name, "rows": [row.as_dict() for row in rows]}
+            for pool, rows in tournament_standings(tournament)]
+
+
+def fixture_list(
+    *,
+    tournament: Tournament | int | None = None,
+    pool: Pool | int | None = None,
+    round_number: int | None = None,
+    team: Team | str | None = None,
+    on_date: date | None = None,
+    stage: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Fixture]:
+    """Fixtures filtered by any of: tournament, pool, round, team (a Team or its code), day, stage, status.
+
+    Teams, pools and results come in the same query (select_related), so a list
+    of fixtures costs one query whatever its length. ``on_date`` compares the
+    kick-off's day in the current time zone.
+    """
+    qs = Fixture.objects.select_related("tournament", "pool", "home__team", "away__team", "result")
+    if tournament is not None:
+        qs = qs.filter(tournament=tournament)
+    if pool is not None:
+        qs = qs.filter(pool=pool)
+    if round_number is not None:
+        qs = qs.filter(round_number=round_number)
+    if team is not None:
+        if isinstance(team, str):
+            qs = qs.filter(Q(home__team__code__iexact=team) | Q(away__team__code__iexact=team))
+        else:
+            qs = qs.filter(Q(home__team=team) | Q(away__team=team))
+    if on_date is not None:
+        qs = qs.filter(kickoff__date=on_date)
+    if stage is not None:
+        qs = qs.filter(stage=stage)
+    if status is not None:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def fixture_rounds(tournament: Tournament, *, pool: Pool | None = None) -> list[tuple[int, list[Fixture]]]:
+    """The fixtures of a tournament (or one pool) grouped by round number, in order (one query)."""
+    rounds: dict[int, list[Fixture]] = defaultdict(list)
+    for fixture in fixture_list(tournament=tournament, pool=pool):
+        rounds[fixture.round_number].append(fixture)
+    return sorted(rounds.items())
+
+
+def result_changes(fixture: Fixture) -> QuerySet[ResultChange]:
+    """The audit trail of one fixture's result, oldest first, with who made each change."""
+    return ResultChange.objects.filter(fixture=fixture).select_related("changed_by")
+
+
+def tournament_get(slug: str) -> Tournament | None:
+    """The tournament with this slug, or None."""
+    return Tournament.objects.filter(slug=slug).first()

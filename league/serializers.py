@@ -1,0 +1,310 @@
+"""REST API serializers: the JSON shapes of teams, tournaments, entries, pools, fixtures, results, standings.
+
+Serializers translate and validate; the writes that carry rules (results, new tournaments, entries)
+go through ``league.services``. Teams are named by their short code and tournaments by their slug,
+so the JSON reads like the league tables ("FRA", "rwc2023").
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from league.brackets import source_label
+from league.models import Entry, Fixture, Pool, Result, Team, Tournament
+from league.permissions import can_edit_tournament, viewable_tournaments
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    """A team; signed-in users create their own (school, club, person) with name, short code and colours."""
+
+    class Meta:
+        model = Team
+        fields = ["code", "name", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool", "world_ranking"]
+        read_only_fields = ["is_nation", "rwc2023_pool", "world_ranking"]
+
+    def to_internal_value(self, data):
+        # Codes are capitals ("FRA"); accept "fra" from a hand-typed request rather than refusing it.
+        if hasattr(data, "get") and isinstance(data.get("code"), str):
+            data = data.copy()
+            data["code"] = data["code"].strip().upper()
+        return super().to_internal_value(data)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament. The slug, rule set and format are chosen at creation and fixed after it."""
+
+    organisers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    can_edit = serializers.SerializerMethodField(help_text=_("Whether the caller may change this tournament."))
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "ruleset", "ruleset_options", "format", "format_options", "double_round_robin",
+            "points_system", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
+            "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status",
+            "draw_method", "draw_seed", "organisers", "can_edit", "version", "created_at",
+        ]
+        read_only_fields = ["draw_method", "draw_seed", "version", "created_at"]
+        # Fixed after creation: changing them would not change the draw or fixtures already made.
+        create_only_fields = ["slug", "ruleset", "format", "double_round_robin"]
+
+    def get_can_edit(self, tournament) -> bool:
+        request = self.context.get("request")
+        return bool(request and can_edit_tournament(request.user, tournament))
+
+    def validate(self, attrs):
+        if self.instance is not None:
+            errors = {
+                name: [_("This cannot be changed once the tournament exists.")]
+                for name in self.Meta.create_only_fields
+                if name in attrs and attrs[name] != getattr(self.instance, name)
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        return attrs
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """A team in a tournament: its seed, its pool (by name) and the name of the person who plays it."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    team = serializers.SlugRelatedField(slug_field="code", queryset=Team.objects.all())
+    pool = serializers.CharField(source="pool.name", required=False, allow_null=True, allow_blank=True,
+                                 max_length=20, help_text=_("The pool's name; a new name makes a new pool."))
+    team_name = serializers.CharField(source="team.name", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "tournament", "team", "team_name", "seed", "pool", "player_name", "computer_level",
+                  "withdrawn_at"]
+        read_only_fields = ["withdrawn_at"]
+        # The unique (tournament, team) and (tournament, seed) rules are checked in validate(), with
+        # messages on the field concerned rather than DRF's generic "must make a unique set".
+        validators = []
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        if request is not None and "tournament" in self.fields:
+            # Unknown and invisible tournaments get the same "does not exist" answer.
+            self.fields["tournament"].queryset = viewable_tournaments(request.user)
+
+    def validate(self, attrs):
+        instance = self.instance
+        if instance is not None:
+            for name in ("tournament", "team"):
+                if name in attrs and attrs[name] != getattr(instance, name):
+                    raise serializers.ValidationError({name: [_("This cannot be changed; add a new entry instead.")]})
+        tournament = attrs.get("tournament") or getattr(instance, "tournament", None)
+        if instance is None and Entry.objects.filter(tournament=tournament, team=attrs.get("team")).exists():
+            raise serializers.ValidationError({"team": [_("This team is already in the tournament.")]})
+        seed = attrs.get("seed")
+        if tournament is not None and seed is not None:
+            clash = Entry.objects.filter(tournament=tournament, seed=seed)
+            if instance is not None:
+                clash = clash.exclude(pk=instance.pk)
+            if clash.exists():
+                raise serializers.ValidationError({"seed": [_("Another team already has this seed.")]})
+        return attrs
+
+    @staticmethod
+    def _pool_name(validated_data) -> str | None:
+        pool = validated_data.pop("pool", None)
+        name = (pool or {}).get("name")
+        return name.strip() if name and name.strip() else None
+
+    def create(self, validated_data):
+        """Enter the team through ``services.entries_add`` (which refuses a team entered twice)."""
+        from league import services
+
+        tournament = validated_data.pop("tournament")
+        team = validated_data.pop("team")
+        pool_name = self._pool_name(validated_data)
+        if validated_data.get("seed") is None:
+            validated_data.pop("seed", None)  # the service gives the next seed
+        with transaction.atomic():
+            (entry,) = services.entries_add(tournament=tournament, teams=[team], pool=pool_name)
+            entry = Entry.objects.select_related("tournament", "team", "pool").get(pk=entry.pk)
+            if validated_data:
+                for key, value in validated_data.items():
+                    setattr(entry, key, value)
+                entry.save(update_fields=list(validated_data))
+        return entry
+
+    def update(self, instance, validated_data):
+        from league import services
+
+        if "pool" in validated_data:
+            pool_name = self._pool_name(validated_data)
+            instance.pool = (services.pool_create(tournament=instance.tournament, name=pool_name)
+                             if pool_name else None)
+        return super().update(instance, validated_data)
+
+
+class PoolSerializer(serializers.ModelSerializer):
+    """A pool and the codes of its teams."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    teams = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Pool
+        fields = ["id", "tournament", "name", "order", "teams"]
+
+    def get_teams(self, pool) -> list[str]:
+        return [entry.team.code for entry in pool.entries.all()]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    """A fixture's result as read: scores, tries, how it was decided and where it came from."""
+
+    winner = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Result
+        fields = ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by", "stats",
+                  "source", "updated_at"]
+
+    def get_winner(self, result) -> str | None:
+        """The code of the team that went through when a knockout draw was decided another way."""
+        if result.winner_id is None:
+            return None
+        fixture = result.fixture
+        for entry in (fixture.home, fixture.away):
+            if entry is not None and entry.pk == result.winner_id:
+                return entry.team.code
+        return None
+
+
+class ResultWriteSerializer(serializers.Serializer):
+    """What an organiser sends to record or correct a result."""
+
+    # Not required here: a walkover takes the tournament's walkover score, and the service says
+    # "The home score is required." for a played match sent without one.
+    home_score = serializers.IntegerField(min_value=0, max_value=999, required=False, allow_null=True, default=None)
+    away_score = serializers.IntegerField(min_value=0, max_value=999, required=False, allow_null=True, default=None)
+    home_tries = serializers.IntegerField(min_value=0, max_value=200, default=0)
+    away_tries = serializers.IntegerField(min_value=0, max_value=200, default=0)
+    kind = serializers.ChoiceField(choices=Result.Kind.choices, default=Result.Kind.PLAYED)
+    winner = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, default=None,
+        help_text=_("For a knockout draw: the code of the team that went through."))
+    decided_by = serializers.ChoiceField(choices=Result.DecidedBy.choices, required=False, allow_blank=True,
+                                         default="")
+    stats = serializers.DictField(required=False, default=dict)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="",
+                                   help_text=_("Why the result is corrected (kept in the audit trail)."))
+
+    def validate_winner(self, value):
+        if not value:
+            return None
+        fixture = self.context["fixture"]
+        code = value.strip().upper()
+        for entry in (fixture.home, fixture.away):
+            if entry is not None and entry.team.code == code:
+                return entry
+        raise serializers.ValidationError(_("The winner must be one of the two teams of this fixture."))
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class _TeamCodeField(serializers.Field):
+    """An entry shown as its team's code (null while a knockout slot is not filled)."""
+
+    def to_representation(self, entry):
+        return entry.team.code
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    """A fixture: teams by code (or the description of a slot still to fill), kick-off, venue, result."""
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    pool = serializers.CharField(source="pool.name", read_only=True, allow_null=True, default=None)
+    home = _TeamCodeField(read_only=True, allow_null=True)
+    away = _TeamCodeField(read_only=True, allow_null=True)
+    home_label = serializers.SerializerMethodField(help_text=_("The team's code, or where it will come from."))
+    away_label = serializers.SerializerMethodField(help_text=_("The team's code, or where it will come from."))
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Fixture
+        fields = ["id", "tournament", "pool", "stage", "bracket", "round_number", "round_name", "code", "home",
+                  "away", "home_label", "away_label", "home_source", "away_source", "kickoff", "venue", "slot",
+                  "status", "result"]
+        read_only_fields = ["stage", "bracket", "round_number", "code", "home_source", "away_source", "slot",
+                            "status"]
+
+    def get_home_label(self, fixture) -> str:
+        return fixture.home.team.code if fixture.home_id else source_label(fixture.home_source)
+
+    def get_away_label(self, fixture) -> str:
+        return fixture.away.team.code if fixture.away_id else source_label(fixture.away_source)
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_result(self, fixture):
+        try:
+            result = fixture.result
+        except Result.DoesNotExist:
+            return None
+        return ResultSerializer(result, context=self.context).data
+
+
+class StandingRowSerializer(serializers.Serializer):
+    """One row of a pool table (the keys of the league's JSON standings)."""
+
+    position = serializers.IntegerField()
+    team = serializers.CharField(help_text=_("The team's code."))
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    tries_for = serializers.IntegerField()
+    tries_against = serializers.IntegerField()
+    bonus_points = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class PoolStandingsSerializer(serializers.Serializer):
+    """A pool's table: ``{"pool": "A", "rows": [...]}``."""
+
+    pool = serializers.CharField()
+    rows = StandingRowSerializer(many=True)
+
+
+class FixtureFilterSerializer(serializers.Serializer):
+    """Query parameters of the fixture list (all optional)."""
+
+    tournament = serializers.SlugField(required=False, help_text=_("The tournament's slug."))
+    pool = serializers.CharField(required=False, help_text=_("The pool's name (e.g. A) or id."))
+    round = serializers.IntegerField(required=False, min_value=0, help_text=_("The round number."))
+    team = serializers.CharField(required=False, help_text=_("A team's code: its home and away fixtures."))
+    date = serializers.DateField(required=False, help_text=_("Kick-off date, YYYY-MM-DD."))
+    stage = serializers.ChoiceField(choices=Fixture.Stage.choices, required=False)
+    status = serializers.ChoiceField(choices=Fixture.Status.choices, required=False)
+
+
+class TournamentScopeFilterSerializer(serializers.Serializer):
+    """Query parameters of entry and pool lists."""
+
+    tournament = serializers.SlugField(required=False, help_text=_("The tournament's slug."))
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    """Query parameters of the tournament list."""
+
+    mine = serializers.BooleanField(required=False, default=False,
+                                    help_text=_("Only the tournaments the caller organises."))
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
+class TeamFilterSerializer(serializers.Serializer):
+    """Query parameters of the team list."""
+
+    nation = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                      help_text=_("true: the 20 RWC 2023 nations; false: the others."))
+    search = serializers.CharField(required=False, help_text=_("Part of a team's name or code."))

@@ -1,0 +1,165 @@
+"""REST API of online play: a match's view, the move endpoint, the action log and replay steps.
+
+Thin views: they find the caller's seat (``selectors``) and call ``services``.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.cache import patch_cache_control
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authentication import CSRFCheck
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, services
+from matches.models import Match
+
+
+def _match_or_404(pk) -> Match:
+    try:
+        return selectors.get_match(pk)
+    except (Match.DoesNotExist, ValueError):
+        raise Http404("No such match.")
+
+
+def _seat_param(request) -> int | None:
+    raw = request.query_params.get("seat")
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+def _enforce_csrf_for_session(request) -> None:
+    """A pupil signed in by code has no account, so DRF skips its CSRF check: do it here."""
+    django_request = request._request
+    session = django_request.session
+    by_code = session.get(selectors.SESSION_SEATS) or session.get(selectors.SESSION_ENTRIES)
+    if request.user.is_authenticated or not by_code:
+        return
+    check = CSRFCheck(lambda req: None)
+    check.process_request(django_request)
+    reason = check.process_view(django_request, None, (), {})
+    if reason:
+        raise PermissionDenied(f"CSRF failed: {reason}")
+
+
+class ActionInput(serializers.Serializer):
+    ply = serializers.IntegerField(min_value=1, help_text="The ply this action becomes: the view's next_ply.")
+    action = serializers.CharField(max_length=80)
+    seat = serializers.IntegerField(min_value=0, max_value=1, required=False,
+                                    help_text="Needed only by someone who holds both seats.")
+
+
+class MatchViewAPI(APIView):
+    """GET the match as the caller's seat sees it (or as a spectator). Conditional: ETag / If-None-Match."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("seat", int), OpenApiParameter("events_from", int)],
+                   responses={200: dict, 304: None})
+    def get(self, request, pk):
+        match = _match_or_404(pk)
+        seat = selectors.viewer_seat(match, user=request.user, session=request.session,
+                                     requested=_seat_param(request))
+        if seat is None and not selectors.can_watch(request.user, match):
+            raise Http404("No such match.")
+        etag = selectors.match_etag(match, seat)
+        if etag in request.headers.get("If-None-Match", "") and "events_from" not in request.query_params:
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            state = services.match_state(match)
+            try:
+                events_from = int(request.query_params["events_from"]) if "events_from" in request.query_params \
+                    else None
+            except ValueError:
+                events_from = None
+            response = Response(selectors.match_view(match, state, seat, events_from=events_from))
+        response["ETag"] = etag
+        patch_cache_control(response, no_cache=True, private=True)
+        return response
+
+
+class MatchActionsAPI(APIView):
+    """GET the action log (ply, seat, action); POST {"ply", "action"} to make a move."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request, pk):
+        match = _match_or_404(pk)
+        if not selectors.can_watch(request.user, match) and selectors.viewer_seat(
+                match, user=request.user, session=request.session) is None:
+            raise Http404("No such match.")
+        actions = list(match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"))
+        return Response({"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
+                         "actions": actions})
+
+    @extend_schema(request=ActionInput, responses={
+        201: dict, 400: inline_serializer("IllegalAction", {"detail": serializers.CharField(),
+                                                              "legal_actions": serializers.ListField()}),
+        403: dict, 409: dict})
+    def post(self, request, pk):
+        match = _match_or_404(pk)
+        _enforce_csrf_for_session(request)
+        data = ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        held = selectors.seats_held(match, user=request.user, session=request.session)
+        seat = data.validated_data.get("seat")
+        if seat is None:
+            if not held:
+                if not selectors.can_watch(request.user, match):
+                    raise Http404("No such match.")
+                return Response({"detail": "you do not hold a seat in this match", "code": "not_your_seat"},
+                                status=status.HTTP_403_FORBIDDEN)
+            seat = min(held) if len(held) == 1 else None
+            if seat is None:
+                # Someone holding both seats (a teacher demoing) acts for whichever is to act.
+                acting = services.match_state(match).to_act()
+                seat = next((s for s in acting if s in held), min(held))
+        try:
+            outcome = services.match_submit_action(match=match, seat=seat, ply=data.validated_data["ply"],
+                                                   action=data.validated_data["action"], user=request.user,
+                                                   held_seats=held)
+        except services.MatchError as exc:
+            body = {"detail": exc.message, "code": exc.code}
+            if exc.status == 400 and exc.legal:
+                body["legal_actions"] = exc.legal
+            if exc.status == 409:
+                body["next_ply"] = selectors.get_match(match.pk).ply + 1
+            return Response(body, status=exc.status)
+        fresh = selectors.get_match(match.pk)
+        body = selectors.match_view(fresh, outcome.state, seat)
+        body["replayed"] = outcome.replayed
+        response = Response(body, status=status.HTTP_201_CREATED)
+        response["ETag"] = selectors.match_etag(fresh, seat)
+        return response
+
+
+class MatchReplayAPI(APIView):
+    """GET the match after ply ``n`` (0 = before the first move), as a spectator sees it (or your seat)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request, pk, n):
+        match = _match_or_404(pk)
+        seat = selectors.viewer_seat(match, user=request.user, session=request.session,
+                                     requested=_seat_param(request))
+        if seat is None and not selectors.can_watch(request.user, match):
+            raise Http404("No such match.")
+        if n > match.ply:
+            return Response({"detail": f"the match has {match.ply} plies"}, status=status.HTTP_404_NOT_FOUND)
+        state = services.match_state(match, upto=n)
+        body = selectors.match_view(match, state, seat, events_from=0)
+        body.update({"step": n, "steps": match.ply, "legal_actions": [], "your_turn": False})
+        last = match.actions.filter(ply=n).values("seat", "action").first() if n else None
+        body["last_action"] = ({"seat": last["seat"], "action": last["action"],
+                                "label": state.describe_action(last["action"])} if last else None)
+        return Response(body)

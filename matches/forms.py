@@ -1,0 +1,55 @@
+"""Forms of online play: joining with a code, and starting a friendly."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+
+from matches.models import normalise_code
+
+SEAT_CHOICES = [
+    ("me", "Me"),
+    ("open", "Someone I give the code to"),
+    ("computer:aware", "Computer (good)"),
+    ("computer:random", "Computer (random)"),
+]
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(label="Your code", max_length=40,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "spellcheck": "false", "placeholder": "ABCD-EFGH-JKMN"}))
+
+    def clean_code(self):
+        code = normalise_code(self.cleaned_data["code"])
+        if len(code) < 8:
+            raise forms.ValidationError("A code has 12 letters and digits.")
+        return code
+
+
+class FriendlyForm(forms.Form):
+    ruleset = forms.ChoiceField(label="Game")
+    home = forms.ChoiceField(label="Home side", choices=SEAT_CHOICES, initial="me")
+    away = forms.ChoiceField(label="Away side", choices=SEAT_CHOICES, initial="computer:aware")
+    options = forms.CharField(label="Options (JSON, optional)", required=False,
+                              widget=forms.TextInput(attrs={"placeholder": '{"sets_per_half": 2}'}))
+
+    def __init__(self, *args, rulesets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(spec.id, spec.name) for spec in rulesets]
+
+    def clean_options(self):
+        raw = self.cleaned_data.get("options") or ""
+        if not raw.strip():
+            return {}
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            raise forms.ValidationError("Options must be JSON, e.g. {\"sets_per_half\": 2}.")
+        if not isinstance(value, dict):
+            raise forms.ValidationError("Options must be a JSON object.")
+        return value
+
+    def cleaned_options(self) -> dict:
+        return self.cleaned_data.get("options") or {}

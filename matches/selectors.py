@@ -1,0 +1,141 @@
+"""Reads for online play: who holds which seat, who may watch or manage, and the views pages show."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from engine.core import SEAT_NAMES, GameState
+from matches.models import Match, MatchSeat
+
+# Session keys: seats held through a join code, entries held through a pass code.
+SESSION_SEATS = "matches.seats"
+SESSION_ENTRIES = "matches.entries"
+# How many commentary lines a page shows (the API gives any range with ?events_from=).
+RECENT_EVENTS = 40
+
+
+def match_queryset() -> QuerySet:
+    """Matches with what every page needs in a fixed number of queries."""
+    return Match.objects.select_related(
+        "fixture__tournament", "fixture__home__team", "fixture__away__team",
+    ).prefetch_related("seats__user", "seats__entry__team", "fixture__tournament__organisers")
+
+
+def get_match(pk) -> Match:
+    """A match with its seats and fixture loaded; ``Match.DoesNotExist`` if absent."""
+    return match_queryset().get(pk=pk)
+
+
+def seats_held(match: Match, *, user=None, session=None) -> set[int]:
+    """The seat numbers the caller holds: by account, as the entry's player, or by code in the session."""
+    held = set()
+    signed_in = user is not None and user.is_authenticated
+    session_seats = set(session.get(SESSION_SEATS, [])) if session is not None else set()
+    session_entries = set(session.get(SESSION_ENTRIES, [])) if session is not None else set()
+    for seat in match.seats.all():
+        if seat.kind == MatchSeat.Kind.COMPUTER:
+            continue
+        by_account = signed_in and (seat.user_id == user.pk
+                                    or (seat.entry_id is not None and seat.entry.player_id == user.pk))
+        by_code = seat.pk in session_seats or (seat.entry_id is not None and seat.entry_id in session_entries)
+        if by_account or by_code:
+            held.add(seat.seat)
+    return held
+
+
+def viewer_seat(match: Match, *, user=None, session=None, requested: int | None = None) -> int | None:
+    """The seat whose view the caller gets: the one asked for if held, else the first held, else None."""
+    held = seats_held(match, user=user, session=session)
+    if requested is not None and requested in held:
+        return requested
+    return min(held) if held else None
+
+
+def can_watch(user, match: Match) -> bool:
+    """Spectators: anyone for a friendly (the link is the key) or a match of a tournament they may view."""
+    if match.fixture_id is None:
+        return True
+    from league.permissions import can_view_tournament
+
+    return can_view_tournament(user, match.fixture.tournament)
+
+
+def can_manage(user, match: Match) -> bool:
+    """Organisers of the fixture's tournament; for a friendly, its creator. Superusers always."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    if match.fixture_id is None:
+        return match.created_by_id == user.pk
+    from league.permissions import can_edit_tournament
+
+    return can_edit_tournament(user, match.fixture.tournament)
+
+
+def match_etag(match: Match, seat: int | None) -> str:
+    """The version of what ``seat`` sees: changes with every move and every seat or status change."""
+    stamp = int(match.updated_at.timestamp() * 1000) if match.updated_at else 0
+    return f'W/"m{match.pk}-p{match.ply}-{match.status}-{stamp}-s{"x" if seat is None else seat}"'
+
+
+def score_of(state: GameState) -> dict:
+    """Score so far as the engine counts it (points and tries per side)."""
+    try:
+        out = state.outcome().to_dict()
+    except Exception:  # some rule sets can only score a finished game
+        return {}
+    return out
+
+
+def seat_summary(seat: MatchSeat) -> dict:
+    return {"seat": seat.seat, "side": SEAT_NAMES[seat.seat], "kind": seat.kind, "name": seat.label,
+            "computer_level": seat.computer_level or None,
+            "team": seat.entry.team.code if seat.entry_id else None,
+            "colour": seat.entry.team.primary_colour if seat.entry_id else ("#1f5f3a", "#b3261e")[seat.seat]}
+
+
+def match_view(match: Match, state: GameState, seat: int | None, *, events_from: int | None = None) -> dict:
+    """Everything a player at ``seat`` (or a spectator, ``None``) may see: JSON for the API and the pages.
+
+    Only ``state.view(seat)`` and events visible to that seat are used, so another seat's hidden
+    cards never reach this response.
+    """
+    acting = list(state.to_act())
+    legal = state.legal_actions(seat) if seat is not None and seat in acting and match.status == "live" else []
+    total = len(state.events)
+    start = max(0, total - RECENT_EVENTS) if events_from is None else max(0, min(int(events_from), total))
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    return {
+        "id": match.pk,
+        "ruleset": match.ruleset,
+        "ruleset_name": state.spec.name,
+        "status": match.status,
+        "ply": match.ply,
+        "next_ply": match.ply + 1,
+        "seat": seat,
+        "side": SEAT_NAMES[seat] if seat is not None else None,
+        "to_act": acting,
+        "your_turn": bool(legal),
+        "legal_actions": [{"action": a, "label": state.describe_action(a)} for a in legal],
+        "seats": [seat_summary(s) for s in seats],
+        "score": score_of(state),
+        "outcome": match.outcome,
+        "fixture": match.fixture_id,
+        "tournament": match.fixture.tournament.slug if match.fixture_id else None,
+        "view": state.view(seat),
+        "events_from": start,
+        "event_count": total,
+        "events": state.visible_events(seat, start),
+    }
+
+
+def live_matches(tournament) -> QuerySet:
+    """Live matches of a tournament, most recently active first (for the "live now" list)."""
+    return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.LIVE).order_by(
+        "-updated_at")
+
+
+def finished_matches(tournament) -> QuerySet:
+    return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.FINISHED).order_by(
+        "-finished_at")

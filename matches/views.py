@@ -1,0 +1,362 @@
+"""Web pages of online play: join by code, play, watch, replay, manage, start and friendlies.
+
+Live updates use htmx polling with conditional requests rather than websockets:
+
+* the play/watch page polls its board fragment every second (``hx-trigger="every 1s"``) and sends
+  the ETag of what it shows in ``If-None-Match``; while nothing changed the server answers
+  ``304 Not Modified`` after one indexed primary-key query (no engine replay, no template), and htmx
+  is configured not to swap on 304. A move shows up on the other screens within about a second;
+* it needs no Channels/ASGI server, no long-lived connections and no extra process: the same
+  gunicorn workers and any number of them behind a load balancer serve it, with PostgreSQL as
+  the only shared state;
+* plain short HTTP requests go through school and club proxies and firewalls that often break
+  websockets, and a phone that drops off the network simply resumes polling;
+* the pages work without JavaScript too (forms post and redirect; the page can be reloaded).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_POST
+
+from engine import rulesets
+from matches import boards, selectors, services
+from matches.forms import FriendlyForm, JoinForm
+from matches.models import EntryPass, Match, MatchSeat, normalise_code
+
+# Join codes: at most this many wrong codes per address in the window, then 429.
+JOIN_FAILURE_LIMIT = 10
+JOIN_WINDOW_SECONDS = 600
+
+
+def _match_or_404(pk) -> Match:
+    try:
+        return selectors.get_match(pk)
+    except Match.DoesNotExist:
+        raise Http404("No such match.")
+
+
+def _client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def _join_blocked(request) -> bool:
+    return cache.get(f"matches:join-fail:{_client_ip(request)}", 0) >= JOIN_FAILURE_LIMIT
+
+
+def _join_failed(request) -> None:
+    key = f"matches:join-fail:{_client_ip(request)}"
+    # add() starts the window; incr() counts within it (atomic on Redis).
+    cache.add(key, 0, JOIN_WINDOW_SECONDS)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, JOIN_WINDOW_SECONDS)
+
+
+def _find_code(code: str):
+    """The seat or entry pass a code opens, or None."""
+    code = normalise_code(code)
+    if len(code) < 8:
+        return None
+    seat = MatchSeat.objects.select_related("match", "entry__team").filter(join_code=code).first()
+    if seat is not None:
+        return seat
+    return EntryPass.objects.select_related("entry__team", "entry__tournament").filter(code=code).first()
+
+
+def _remember(request, key: str, value: int) -> None:
+    held = list(request.session.get(key, []))
+    if value not in held:
+        held.append(value)
+        request.session[key] = held[-50:]
+
+
+def _sign_in_with(request, found) -> str:
+    """Bind the session to what a code opens; return the URL to go to next."""
+    if isinstance(found, MatchSeat):
+        if found.kind == MatchSeat.Kind.COMPUTER:
+            raise PermissionDenied("This seat is played by the computer now.")
+        _remember(request, selectors.SESSION_SEATS, found.pk)
+        services.seat_join(seat=found, user=request.user)
+        return f"/matches/{found.match_id}/"
+    _remember(request, selectors.SESSION_ENTRIES, found.entry_id)
+    live = Match.objects.filter(seats__entry_id=found.entry_id, status=Match.Status.LIVE).order_by("-id").first()
+    if live is not None:
+        for seat in live.seats.filter(entry_id=found.entry_id):
+            services.seat_join(seat=seat, user=request.user)
+        return f"/matches/{live.pk}/"
+    messages.info(request, f"You are signed in as {found.entry.team.name}. Your match is not live yet: "
+                           "come back to this page when the organiser starts it.")
+    return "/matches/mine/"
+
+
+def join(request):
+    """The form where a pupil types the code from their sheet; signs the browser into that seat only."""
+    form = JoinForm(request.POST or None)
+    if request.method == "POST":
+        if _join_blocked(request):
+            return render(request, "matches/join.html", {"form": form, "blocked": True}, status=429)
+        if form.is_valid():
+            found = _find_code(form.cleaned_data["code"])
+            if found is None:
+                _join_failed(request)
+                form.add_error("code", "That code does not open any seat. Check it and try again.")
+            else:
+                return redirect(_sign_in_with(request, found))
+    return render(request, "matches/join.html", {"form": form})
+
+
+def join_code(request, code):
+    """A personal join link: shows whose seat it is and asks to confirm (link previews change nothing)."""
+    if _join_blocked(request):
+        return render(request, "matches/join.html", {"form": JoinForm(), "blocked": True}, status=429)
+    found = _find_code(code)
+    if found is None:
+        _join_failed(request)
+        raise Http404("That code does not open any seat.")
+    if request.method == "POST":
+        return redirect(_sign_in_with(request, found))
+    return render(request, "matches/join_confirm.html", {"found": found, "code": normalise_code(code),
+                                                         "is_seat": isinstance(found, MatchSeat)})
+
+
+def my_matches(request):
+    """The live matches of the seats and entries this browser holds."""
+    seat_ids = request.session.get(selectors.SESSION_SEATS, [])
+    entry_ids = request.session.get(selectors.SESSION_ENTRIES, [])
+    qs = selectors.match_queryset().filter(status=Match.Status.LIVE)
+    from django.db.models import Q
+
+    cond = Q(seats__pk__in=seat_ids) | Q(seats__entry_id__in=entry_ids)
+    if request.user.is_authenticated:
+        cond |= Q(seats__user=request.user) | Q(seats__entry__player=request.user)
+    matches = list(qs.filter(cond).distinct()[:50])
+    return render(request, "matches/mine.html", {"matches": matches})
+
+
+# ---- play ----------------------------------------------------------------------------------------
+
+
+def _board_template(kind: str) -> str:
+    """The board drawing's template: the rule set's own, or the generic layout."""
+    return select_template([f"matches/boards/{kind}.html", "matches/boards/generic.html"]).template.name
+
+
+def _live_context(request, match: Match, seat: int | None, *, spectator: bool, error: str = "",
+                  state=None) -> dict:
+    if state is None:
+        state = services.match_state(match)
+    data = selectors.match_view(match, state, seat)
+    board = boards.board_context(match.ruleset, data["view"], seat, data)
+    return {
+        "match": match, "data": data, "seat": seat, "spectator": spectator, "error": error,
+        "etag": selectors.match_etag(match, seat),
+        "board": board, "board_template": _board_template(board["kind"]),
+        "buttons": boards.action_buttons(match.ruleset, data["legal_actions"]),
+        "can_manage": selectors.can_manage(request.user, match),
+        "poll": match.status == Match.Status.LIVE,
+    }
+
+
+def _seat_for(request, match: Match, spectator: bool) -> int | None:
+    if spectator:
+        return None
+    requested = request.GET.get("seat")
+    return selectors.viewer_seat(match, user=request.user, session=request.session,
+                                 requested=int(requested) if requested in ("0", "1") else None)
+
+
+def _check_watch(request, match: Match, seat: int | None) -> None:
+    if seat is None and not selectors.can_watch(request.user, match):
+        raise Http404("No such match.")
+
+
+def play(request, pk):
+    """The play page: your seat's view, or the spectator view if you hold no seat."""
+    match = _match_or_404(pk)
+    seat = _seat_for(request, match, spectator=False)
+    _check_watch(request, match, seat)
+    return render(request, "matches/play.html", _live_context(request, match, seat, spectator=seat is None))
+
+
+def watch(request, pk):
+    """The public, read-only spectator page."""
+    match = _match_or_404(pk)
+    _check_watch(request, match, None)
+    return render(request, "matches/play.html", _live_context(request, match, None, spectator=True))
+
+
+def board(request, pk):
+    """The live fragment htmx polls: 304 when the ETag in If-None-Match is still current."""
+    match = _match_or_404(pk)
+    spectator = request.GET.get("as") == "watch"
+    seat = _seat_for(request, match, spectator)
+    _check_watch(request, match, seat)
+    etag = selectors.match_etag(match, seat)
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        response = render(request, "matches/_live.html",
+                          _live_context(request, match, seat, spectator=seat is None))
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
+@require_POST
+def act(request, pk):
+    """A move from the page's buttons: calls the move service; htmx gets the fresh fragment back."""
+    match = _match_or_404(pk)
+    held = selectors.seats_held(match, user=request.user, session=request.session)
+    error = ""
+    state = None
+    seat = None
+    try:
+        seat = int(request.POST.get("seat", min(held) if held else -1))
+        result = services.match_submit_action(match=match, seat=seat, ply=request.POST.get("ply"),
+                                              action=request.POST.get("action", ""), user=request.user,
+                                              held_seats=held, rebase_simultaneous=True)
+        state = result.state
+    except services.MatchError as exc:
+        error = exc.message
+        if exc.status == 409 and exc.code == "stale_ply":
+            error = "The match moved on before your move arrived (your opponent was quicker): choose again."
+        if exc.status == 403 and not held:
+            raise PermissionDenied(exc.message)
+    except ValueError:
+        error = "That move could not be read."
+    match = _match_or_404(pk)
+    if seat not in held:
+        seat = selectors.viewer_seat(match, user=request.user, session=request.session)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("matches:play", pk=match.pk)
+    response = render(request, "matches/_live.html", _live_context(request, match, seat, spectator=False,
+                                                                   error=error, state=state))
+    response["ETag"] = selectors.match_etag(match, seat)
+    return response
+
+
+def replay(request, pk):
+    """Step through a match move by move (``?step=n``); spectators see the spectator view."""
+    match = _match_or_404(pk)
+    seat = _seat_for(request, match, spectator=False)
+    _check_watch(request, match, seat)
+    try:
+        step = int(request.GET.get("step", match.ply))
+    except ValueError:
+        step = match.ply
+    step = max(0, min(step, match.ply))
+    state = services.match_state(match, upto=step)
+    data = selectors.match_view(match, state, seat, events_from=0)
+    data["legal_actions"], data["your_turn"] = [], False
+    action = match.actions.filter(ply=step).first() if step else None
+    board = boards.board_context(match.ruleset, data["view"], seat, data)
+    context = {
+        "match": match, "data": data, "seat": seat, "spectator": True, "step": step, "steps": match.ply,
+        "action": action, "action_label": state.describe_action(action.action) if action else "",
+        "board": board, "board_template": _board_template(board["kind"]),
+        "events": data["events"][-12:],
+    }
+    return render(request, "matches/replay.html", context)
+
+
+# ---- organisers ------------------------------------------------------------------------------------
+
+
+def manage(request, pk):
+    """Organiser page: the seats' join codes and links, replace a seat by the computer, abandon."""
+    match = _match_or_404(pk)
+    if not selectors.can_manage(request.user, match):
+        raise Http404("No such match.")
+    if request.method == "POST":
+        try:
+            if request.POST.get("do") == "computer":
+                services.match_replace_seat_with_computer(match=match, seat=int(request.POST.get("seat", -1)),
+                                                          user=request.user,
+                                                          level=request.POST.get("level", "aware"))
+                messages.success(request, "The computer has taken the seat.")
+            elif request.POST.get("do") == "abandon":
+                services.match_abandon(match=match, user=request.user)
+                messages.success(request, "The match was abandoned; the fixture is scheduled again.")
+        except (services.MatchError, ValueError) as exc:
+            messages.error(request, str(exc))
+        return redirect("matches:manage", pk=match.pk)
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
+    return render(request, "matches/manage.html", {"match": match, "links": links,
+                                                   "levels": MatchSeat.Level.choices})
+
+
+@require_POST
+@login_required
+def start_fixture(request, fixture_pk):
+    """Organiser starts (or opens) the online match of a fixture."""
+    from league.models import Fixture
+
+    fixture = get_object_or_404(Fixture.objects.select_related("tournament"), pk=fixture_pk)
+    from league.permissions import can_edit_tournament
+
+    if not can_edit_tournament(request.user, fixture.tournament):
+        raise PermissionDenied("Only the organisers may start a match.")
+    try:
+        match = services.match_start_for_fixture(fixture=fixture, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(request.POST.get("next") or "/")
+    return redirect("matches:manage", pk=match.pk)
+
+
+def tournament_passes(request, slug):
+    """Organiser's printable sheet of every person entry's pass code and link."""
+    from league.models import Tournament
+    from league.permissions import can_edit_tournament
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_edit_tournament(request.user, tournament):
+        raise Http404("No such tournament.")
+    entries = list(tournament.entries.select_related("team", "player", "pass_code").order_by("team__name"))
+    rows = []
+    for entry in entries:
+        pass_ = getattr(entry, "pass_code", None) if hasattr(entry, "pass_code") else None
+        if pass_ is None:
+            pass_ = services.entry_pass_for(entry)
+        rows.append((entry, pass_, request.build_absolute_uri(f"/matches/join/{pass_.code}/")))
+    return render(request, "matches/passes.html", {"tournament": tournament, "rows": rows})
+
+
+@login_required
+def new_friendly(request):
+    """Start a friendly: pick a rule set and who plays each side."""
+    form = FriendlyForm(request.POST or None, rulesets=rulesets())
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create_friendly(ruleset=form.cleaned_data["ruleset"], user=request.user,
+                                                   home=form.cleaned_data["home"], away=form.cleaned_data["away"],
+                                                   options=form.cleaned_options())
+        except ValidationError as exc:
+            form.add_error(None, " ".join(exc.messages))
+        else:
+            return redirect("matches:manage", pk=match.pk)
+    return render(request, "matches/new.html", {"form": form})
+
+
+def live_now(request, slug):
+    """The "live now" fragment for a tournament page (also available as the ``live_now`` template tag)."""
+    from league.models import Tournament
+    from league.permissions import can_view_tournament
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_view_tournament(request.user, tournament):
+        raise Http404("No such tournament.")
+    return render(request, "matches/_live_now.html", {"live_matches": list(selectors.live_matches(tournament)),
+                                                      "tournament": tournament})

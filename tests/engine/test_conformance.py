@@ -1,0 +1,166 @@
+"""Conformance of every registered rule set to the engine protocol.
+
+Parametrised over ``engine.rulesets()``: a rule set that registers itself is
+checked here automatically. Games are played by random legal play from fixed
+seeds, through the checked ``apply``.
+"""
+
+import json
+import random
+
+import pytest
+
+import engine
+from engine import IllegalAction, replay
+from engine.core import GameState, Outcome
+from engine.players import RandomPlayer, make_player, play_match
+
+SPECS = engine.rulesets()
+IDS = [spec.id for spec in SPECS]
+SEEDS = (0, 1, 2)
+MAX_ACTIONS = 200_000
+
+
+@pytest.fixture(params=SPECS, ids=IDS)
+def spec(request):
+    return request.param
+
+
+def random_play(state: GameState, rng: random.Random, limit: int = MAX_ACTIONS, checked: bool = True) -> int:
+    """Play random legal actions (checked) until the end or ``limit`` actions; return how many were played."""
+    apply = state.apply if checked else state.apply_unchecked
+    for n in range(limit):
+        acting = state.to_act()
+        if not acting:
+            return n
+        seat = acting[rng.randrange(len(acting))]
+        legal = state.legal_actions(seat)
+        apply(seat, legal[rng.randrange(len(legal))])
+    return limit
+
+
+def test_spec_is_complete(spec):
+    assert spec.id in engine.registry.KNOWN_RULESETS
+    assert spec.name and spec.rules_version and spec.players in (1, 2)
+    json.dumps(spec.to_dict())
+    assert spec.resolve_options(None) == {k: o.default for k, o in spec.options.items()}
+    with pytest.raises(ValueError, match="unknown option"):
+        spec.resolve_options({"no-such-option": 1})
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_legal_play_ends_with_an_outcome(spec, seed):
+    state = engine.new_game(spec.id, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while state.to_act():
+        acting = state.to_act()
+        assert set(acting) <= {0, 1} and len(set(acting)) == len(acting)
+        for seat in (0, 1):
+            legal = state.legal_actions(seat)
+            assert legal == sorted(legal), "legal actions must be a sorted list"
+            assert bool(legal) == (seat in acting), f"seat {seat}: legal actions iff it is to act"
+        seat = acting[rng.randrange(len(acting))]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        steps += 1
+        assert steps < MAX_ACTIONS, "the game did not end"
+    assert state.is_over
+    assert state.legal_actions(0) == [] and state.legal_actions(1) == []
+    outcome = state.outcome()
+    assert isinstance(outcome, Outcome)
+    assert len(outcome.points) == 2 and len(outcome.tries) == 2
+    json.dumps(outcome.to_dict())
+    assert all(event.text for event in state.events), "every event has a commentary line"
+    json.dumps([event.to_dict() for event in state.events])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_replay_from_the_log_equals_the_live_state(spec, seed):
+    state = engine.new_game(spec.id, seed=seed)
+    random_play(state, random.Random(seed))
+    replayed = replay(spec.id, seed=seed, options=state.options, actions=state.history)
+    assert replayed.to_dict() == state.to_dict()
+    assert replayed.events == state.events
+
+
+def test_replay_of_a_game_in_progress(spec):
+    state = engine.new_game(spec.id, seed=11)
+    random_play(state, random.Random(11), limit=25)
+    replayed = replay(spec.id, seed=11, options=state.options, actions=list(state.history))
+    assert replayed.to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_json_round_trip_then_play_on_gives_the_same_result(spec, seed):
+    live = engine.new_game(spec.id, seed=seed)
+    random_play(live, random.Random(seed), limit=30)
+    saved = json.loads(json.dumps(live.to_dict()))
+    restored = type(live).from_dict(saved)
+    assert restored.to_dict() == live.to_dict()
+    # Both copies continue with the same choices.
+    random_play(live, random.Random(seed + 100))
+    random_play(restored, random.Random(seed + 100))
+    assert restored.to_dict() == live.to_dict()
+    assert restored.outcome() == live.outcome()
+
+
+def test_clone_is_independent(spec):
+    state = engine.new_game(spec.id, seed=5)
+    random_play(state, random.Random(5), limit=10)
+    before = state.to_dict()
+    copy = state.clone()
+    random_play(copy, random.Random(6), limit=10)
+    assert state.to_dict() == before
+
+
+def test_views_are_json_and_never_raise(spec):
+    state = engine.new_game(spec.id, seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        for seat in (0, 1, None):
+            json.dumps(state.view(seat))
+            json.dumps(state.visible_events(seat))
+        if not state.to_act():
+            break
+        random_play(state, rng, limit=1)
+    for seat in (0, 1, None):
+        json.dumps(state.view(seat))
+
+
+def test_illegal_actions_raise_clear_errors(spec):
+    state = engine.new_game(spec.id, seed=4)
+    acting = state.to_act()
+    seat = acting[0]
+    with pytest.raises(IllegalAction, match="not a legal action") as info:
+        state.apply(seat, "no-such-action")
+    assert info.value.legal == state.legal_actions(seat)
+    others = [s for s in (0, 1) if s not in acting]
+    if others:
+        with pytest.raises(IllegalAction, match="turn"):
+            state.apply(others[0], state.legal_actions(seat)[0])
+    before = state.to_dict()
+    with pytest.raises(IllegalAction):
+        state.apply(seat, "no-such-action")
+    assert state.to_dict() == before, "a refused action changes nothing"
+    random_play(state, random.Random(4))
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, "anything")
+
+
+def test_seeded_simulation_is_reproducible(spec):
+    def run():
+        state = engine.new_game(spec.id, seed=21)
+        return play_match(state, {0: RandomPlayer(), 1: RandomPlayer()}).to_dict()
+
+    assert run() == run()
+
+
+def test_aware_player_plays_legal_moves(spec):
+    try:
+        aware = make_player(spec.id, "aware")
+    except KeyError:
+        pytest.skip(f"no aware player for {spec.id} yet")
+    state = engine.new_game(spec.id, seed=8)
+    play_match(state, {0: aware, 1: RandomPlayer()}, checked=True)
+    assert state.is_over

@@ -1,0 +1,456 @@
+"""REST API: who may read and write each endpoint, validation as 400s, 404s, results, standings and tokens."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from league.models import Entry, Fixture, Result, ResultChange, Team, Tournament
+from tests.league.api_factories import make_team, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+DENIED_ANONYMOUS = {401, 403}
+STANDINGS_KEYS = ["position", "team", "played", "won", "drawn", "lost", "points_for", "points_against",
+                  "tries_for", "tries_against", "bonus_points", "points"]
+
+
+@pytest.fixture
+def stranger(django_user_model):
+    return django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+
+
+@pytest.fixture
+def superuser(django_user_model):
+    return django_user_model.objects.create_superuser(username="boss", password="pw-boss-1")
+
+
+@pytest.fixture
+def anon():
+    return APIClient()
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def world(organiser):
+    """A public, an unlisted and a draft tournament, all organised by ``organiser``."""
+    return {
+        "public": make_tournament("pub", user=organiser),
+        "unlisted": make_tournament("hid", user=organiser, teams=("IRE", "RSA", "SCO"),
+                                    visibility=Tournament.Visibility.UNLISTED),
+        "draft": make_tournament("draft", user=organiser, teams=("WAL", "AUS"), status=Tournament.Status.DRAFT),
+    }
+
+
+def slugs(response) -> set[str]:
+    return {row["slug"] for row in response.json()["results"]}
+
+
+def first_fixture(tournament) -> Fixture:
+    return Fixture.objects.filter(tournament=tournament).order_by("round_number", "id").first()
+
+
+# --- Teams ---------------------------------------------------------------------------------------
+
+
+def test_anyone_lists_and_reads_teams(anon):
+    response = anon.get("/api/teams/?nation=true")
+    assert response.status_code == 200
+    assert response.json()["count"] == 20
+    assert anon.get("/api/teams/fra/").json()["name"] == "France"
+    assert anon.get("/api/teams/?search=zeal").json()["results"][0]["code"] == "NZL"
+    assert anon.get("/api/teams/XYZ/").status_code == 404
+
+
+def test_team_create_needs_a_signed_in_user(anon, stranger):
+    assert anon.post("/api/teams/", {"name": "Grey College", "code": "GC"}, format="json").status_code \
+        in DENIED_ANONYMOUS
+    response = client_for(stranger).post(
+        "/api/teams/", {"name": "Grey College", "code": "gcb", "primary_colour": "#002147"}, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["code"] == "GCB"
+    team = Team.objects.get(code="GCB")
+    assert team.created_by == stranger and not team.is_nation
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"name": "Paarl Boys", "code": "TOOLONG"}, "code"),
+    ({"name": "Paarl Boys", "code": "P!"}, "code"),
+    ({"name": "Paarl Boys", "code": "PB", "primary_colour": "red"}, "primary_colour"),
+    ({"name": "", "code": "PB"}, "name"),
+    ({"name": "Another France", "code": "FRA"}, "code"),
+])
+def test_team_create_invalid_is_400_with_the_field(stranger, payload, field):
+    response = client_for(stranger).post("/api/teams/", payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_only_its_creator_changes_a_team(stranger, organiser, superuser):
+    team = make_team("GCB", user=stranger)
+    response = client_for(organiser).patch("/api/teams/GCB/", {"name": "Hijacked"}, format="json")
+    assert response.status_code == 403
+    assert "created this team" in response.json()["detail"]
+    assert client_for(stranger).patch("/api/teams/GCB/", {"name": "Grey"}, format="json").status_code == 200
+    team.refresh_from_db()
+    assert team.name == "Grey"
+    assert client_for(stranger).patch("/api/teams/FRA/", {"name": "Gaul"}, format="json").status_code == 403
+    assert client_for(superuser).patch("/api/teams/FRA/", {"name": "France"}, format="json").status_code == 200
+
+
+# --- Tournaments ---------------------------------------------------------------------------------
+
+
+def test_tournament_list_shows_public_ones_plus_the_callers_own(world, anon, stranger, organiser, superuser):
+    assert slugs(anon.get("/api/tournaments/")) == {"pub"}
+    assert slugs(client_for(stranger).get("/api/tournaments/")) == {"pub"}
+    assert slugs(client_for(organiser).get("/api/tournaments/")) == {"pub", "hid", "draft"}
+    assert slugs(client_for(superuser).get("/api/tournaments/")) == {"pub", "hid", "draft"}
+    assert slugs(client_for(stranger).get("/api/tournaments/?mine=true")) == set()
+    assert slugs(client_for(organiser).get("/api/tournaments/?mine=true&status=draft")) == {"draft"}
+
+
+def test_tournament_retrieve_public_unlisted_and_draft(world, anon, stranger, organiser):
+    public = anon.get("/api/tournaments/pub/")
+    assert public.status_code == 200
+    assert public.json()["can_edit"] is False
+    assert public.json()["organisers"] == ["organiser"]
+    assert anon.get("/api/tournaments/hid/").status_code == 200  # unlisted: readable with the link
+    assert anon.get("/api/tournaments/draft/").status_code == 404  # drafts: only organisers
+    assert client_for(stranger).get("/api/tournaments/draft/").status_code == 404
+    own = client_for(organiser).get("/api/tournaments/draft/")
+    assert own.status_code == 200 and own.json()["can_edit"] is True
+    assert anon.get("/api/tournaments/no-such-cup/").status_code == 404
+
+
+def test_tournament_create_makes_the_caller_an_organiser(anon, stranger):
+    payload = {"name": "Craven Week", "slug": "craven-week", "points_system": "rugby_league"}
+    assert anon.post("/api/tournaments/", payload, format="json").status_code in DENIED_ANONYMOUS
+    response = client_for(stranger).post("/api/tournaments/", payload, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["organisers"] == ["stranger"] and body["can_edit"] is True
+    # The points preset filled the numbers: rugby league is 2/1/0 with no bonus.
+    assert (body["win_points"], body["draw_points"], body["try_bonus_threshold"]) == (2, 1, None)
+    assert Tournament.objects.get(slug="craven-week").organisers.filter(pk=stranger.pk).exists()
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"name": "Again", "slug": "pub"}, "slug"),
+    ({"name": "Bad slug", "slug": "no spaces"}, "slug"),
+    ({"name": "Odd points", "slug": "odd", "points_system": "cricket"}, "points_system"),
+    ({"name": "Odd game", "slug": "odd-game", "ruleset": "chess"}, "ruleset"),
+    ({"slug": "no-name"}, "name"),
+])
+def test_tournament_create_invalid_is_400(world, stranger, payload, field):
+    response = client_for(stranger).post("/api/tournaments/", payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_only_organisers_update_a_tournament(world, anon, stranger, organiser, superuser):
+    assert anon.patch("/api/tournaments/pub/", {"name": "X"}, format="json").status_code in DENIED_ANONYMOUS
+    response = client_for(stranger).patch("/api/tournaments/pub/", {"name": "X"}, format="json")
+    assert response.status_code == 403
+    assert response.json()["detail"] == "Only the organisers of this tournament may change it."
+    version = world["public"].version
+    response = client_for(organiser).patch("/api/tournaments/pub/", {"name": "Schools Cup", "visibility": "unlisted"},
+                                           format="json")
+    assert response.status_code == 200
+    world["public"].refresh_from_db()
+    assert world["public"].name == "Schools Cup" and world["public"].visibility == "unlisted"
+    assert world["public"].version > version  # cached public pages are rebuilt
+    assert client_for(superuser).patch("/api/tournaments/pub/", {"status": "finished"}, format="json") \
+        .status_code == 200
+    # A draft is not even visible to a stranger: 404, not 403.
+    assert client_for(stranger).patch("/api/tournaments/draft/", {"name": "X"}, format="json").status_code == 404
+
+
+def test_create_only_fields_cannot_change(world, organiser):
+    response = client_for(organiser).patch("/api/tournaments/pub/", {"slug": "moved", "format": "swiss"},
+                                           format="json")
+    assert response.status_code == 400
+    assert set(response.json()) == {"slug", "format"}
+
+
+def test_tournament_delete_is_not_offered(world, organiser):
+    assert client_for(organiser).delete("/api/tournaments/pub/").status_code == 405
+
+
+# --- Entries and pools ---------------------------------------------------------------------------
+
+
+def test_entry_lists_follow_tournament_visibility(world, anon, organiser):
+    listed = anon.get("/api/entries/").json()
+    assert {row["tournament"] for row in listed["results"]} == {"pub"}
+    assert anon.get("/api/entries/?tournament=hid").json()["count"] == 3
+    assert anon.get("/api/entries/?tournament=draft").status_code == 404
+    assert anon.get("/api/entries/?tournament=nope").status_code == 404
+    assert client_for(organiser).get("/api/entries/?tournament=draft").json()["count"] == 2
+    entry = Entry.objects.get(tournament=world["draft"], team__code="WAL")
+    assert anon.get(f"/api/entries/{entry.pk}/").status_code == 404
+    assert client_for(organiser).get(f"/api/entries/{entry.pk}/").status_code == 200
+
+
+def test_only_organisers_add_entries(world, anon, stranger, organiser):
+    payload = {"tournament": "pub", "team": "ENG", "pool": "B"}
+    assert anon.post("/api/entries/", payload, format="json").status_code in DENIED_ANONYMOUS
+    response = client_for(stranger).post("/api/entries/", payload, format="json")
+    assert response.status_code == 403
+    assert "organisers" in response.json()["detail"]
+    response = client_for(organiser).post("/api/entries/", payload, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["pool"] == "B" and response.json()["seed"] == 5
+    # A stranger cannot even name a draft tournament.
+    response = client_for(stranger).post("/api/entries/", {"tournament": "draft", "team": "ENG"}, format="json")
+    assert response.status_code == 400 and "tournament" in response.json()
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"tournament": "pub", "team": "FRA"}, "team"),  # already entered
+    ({"tournament": "pub", "team": "XYZ"}, "team"),
+    ({"tournament": "pub", "team": "ENG", "seed": 1}, "seed"),
+    ({"tournament": "pub", "team": "ENG", "computer_level": "genius"}, "computer_level"),
+    ({"team": "ENG"}, "tournament"),
+])
+def test_entry_invalid_is_400(world, organiser, payload, field):
+    response = client_for(organiser).post("/api/entries/", payload, format="json")
+    assert response.status_code == 400, response.json()
+    assert field in response.json()
+
+
+def test_entry_update_and_delete(world, stranger, organiser):
+    entry = Entry.objects.get(tournament=world["public"], team__code="FRA")
+    assert client_for(stranger).patch(f"/api/entries/{entry.pk}/", {"player_name": "X"}, format="json") \
+        .status_code == 403
+    response = client_for(organiser).patch(f"/api/entries/{entry.pk}/", {"player_name": "Thandi", "pool": "B"},
+                                           format="json")
+    assert response.status_code == 200, response.json()
+    entry.refresh_from_db()
+    assert entry.player_name == "Thandi" and entry.pool.name == "B"
+    # FRA has fixtures: removing it would break them, so it is refused with a message (not a 500).
+    response = client_for(organiser).delete(f"/api/entries/{entry.pk}/")
+    assert response.status_code == 400
+    assert "withdraw" in str(response.json())
+    new = client_for(organiser).post("/api/entries/", {"tournament": "pub", "team": "ENG"}, format="json").json()
+    assert client_for(organiser).delete(f"/api/entries/{new['id']}/").status_code == 204
+
+
+def test_pools_and_pool_standings(world, anon):
+    pools = anon.get("/api/pools/?tournament=pub").json()["results"]
+    assert [(p["name"], p["teams"]) for p in pools] == [("A", ["FRA", "NZL", "ITA", "URU"])]
+    table = anon.get(f"/api/pools/{pools[0]['id']}/standings/").json()
+    assert table["pool"] == "A" and [row["team"] for row in table["rows"]] == ["FRA", "NZL", "ITA", "URU"]
+    draft_pool = world["draft"].pools.get()
+    assert anon.get(f"/api/pools/{draft_pool.pk}/").status_code == 404
+    assert anon.get(f"/api/pools/{draft_pool.pk}/standings/").status_code == 404
+    assert anon.post("/api/pools/", {"name": "Z"}, format="json").status_code in DENIED_ANONYMOUS | {405}
+
+
+# --- Fixtures ------------------------------------------------------------------------------------
+
+
+def test_fixture_filters(world, anon, organiser):
+    base = "/api/fixtures/?tournament=pub"
+    assert anon.get(base).json()["count"] == 6
+    assert anon.get(base + "&round=1").json()["count"] == 2
+    assert anon.get(base + "&pool=A").json()["count"] == 6
+    assert anon.get(base + "&pool=B").json()["count"] == 0
+    fra = anon.get(base + "&team=fra").json()["results"]
+    assert len(fra) == 3 and all("FRA" in (row["home"], row["away"]) for row in fra)
+    fixture = first_fixture(world["public"])
+    day = timezone.localtime(fixture.kickoff).date()
+    on_day = anon.get(base + f"&date={day.isoformat()}").json()
+    assert on_day["count"] == Fixture.objects.filter(tournament=world["public"], kickoff__date=day).count() > 0
+    assert anon.get(base + f"&date={(day + dt.timedelta(days=365)).isoformat()}").json()["count"] == 0
+    assert anon.get(base + "&stage=pool&status=scheduled").json()["count"] == 6
+    # Without a tournament: the listed ones only (the caller's own drafts too for an organiser).
+    assert {row["tournament"] for row in anon.get("/api/fixtures/").json()["results"]} == {"pub"}
+    assert {row["tournament"] for row in client_for(organiser).get("/api/fixtures/").json()["results"]} == {
+        "pub", "hid", "draft"}
+
+
+@pytest.mark.parametrize("query, field", [
+    ("round=first", "round"), ("date=21-11-2026", "date"), ("stage=final", "stage"), ("status=won", "status"),
+])
+def test_fixture_filter_bad_values_are_400(world, anon, query, field):
+    response = anon.get(f"/api/fixtures/?tournament=pub&{query}")
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_fixture_shows_teams_kickoff_venue_and_slot_descriptions(world, anon, organiser):
+    fixture = first_fixture(world["public"])
+    row = anon.get(f"/api/fixtures/{fixture.pk}/").json()
+    assert row["home"] == fixture.home.team.code and row["home_label"] == row["home"]
+    assert row["pool"] == "A" and row["status"] == "scheduled" and row["result"] is None
+    assert "kickoff" in row and "venue" in row
+    final = Fixture.objects.create(tournament=world["public"], stage=Fixture.Stage.KNOCKOUT, code="F",
+                                   round_number=9, home_source="pool:A:1", away_source="pool:A:2")
+    row = anon.get(f"/api/fixtures/{final.pk}/").json()
+    assert (row["home"], row["home_label"], row["away_label"]) == (None, "Winner Pool A", "Runner-up Pool A")
+    # Result on a fixture whose teams are not known yet: 400 with a message.
+    response = client_for(organiser).post(f"/api/fixtures/{final.pk}/result/", {"home_score": 10, "away_score": 3},
+                                          format="json")
+    assert response.status_code == 400
+
+
+def test_only_organisers_change_a_fixture(world, anon, stranger, organiser):
+    fixture = first_fixture(world["public"])
+    url = f"/api/fixtures/{fixture.pk}/"
+    assert anon.patch(url, {"venue": "Pitch 9"}, format="json").status_code in DENIED_ANONYMOUS
+    assert client_for(stranger).patch(url, {"venue": "Pitch 9"}, format="json").status_code == 403
+    response = client_for(organiser).patch(url, {"venue": "Table 3", "status": "cancelled"}, format="json")
+    assert response.status_code == 200
+    fixture.refresh_from_db()
+    assert fixture.venue == "Table 3" and fixture.status == "scheduled"  # status is not changed here
+    assert anon.get("/api/fixtures/999999/").status_code == 404
+    draft_fixture = first_fixture(world["draft"])
+    assert anon.get(f"/api/fixtures/{draft_fixture.pk}/").status_code == 404
+
+
+# --- Results and standings -----------------------------------------------------------------------
+
+
+def test_organiser_records_and_corrects_a_result_and_the_standings_follow(world, anon, organiser):
+    fixture = first_fixture(world["public"])
+    url = f"/api/fixtures/{fixture.pk}/result/"
+    assert anon.get(url).status_code == 404  # no result yet
+    client = client_for(organiser)
+    response = client.post(url, {"home_score": 31, "away_score": 24, "home_tries": 4, "away_tries": 3},
+                           format="json")
+    assert response.status_code == 201, response.json()
+    home = fixture.home.team.code
+    assert response.json()["winner"] == home
+    tables = anon.get("/api/tournaments/pub/standings/").json()
+    assert [table["pool"] for table in tables] == ["A"]
+    top = tables[0]["rows"][0]
+    assert list(top) == STANDINGS_KEYS
+    assert (top["team"], top["points"], top["bonus_points"]) == (home, 5, 1)
+    loser = next(row for row in tables[0]["rows"] if row["team"] == fixture.away.team.code)
+    assert (loser["points"], loser["bonus_points"], loser["lost"]) == (1, 1, 1)  # lost by 7 or fewer
+
+    response = client.put(url, {"home_score": 10, "away_score": 24, "home_tries": 2, "away_tries": 3,
+                                "reason": "scores swapped on the sheet"}, format="json")
+    assert response.status_code == 200
+    assert anon.get(url).json()["away_score"] == 24
+    rows = {row["team"]: row for row in anon.get("/api/tournaments/pub/standings/").json()[0]["rows"]}
+    assert rows[fixture.away.team.code]["won"] == 1 and rows[home]["lost"] == 1
+    changes = list(ResultChange.objects.filter(fixture=fixture).values_list("action", "reason", "changed_by"))
+    assert changes == [("created", "", organiser.pk), ("updated", "scores swapped on the sheet", organiser.pk)]
+    # And the fixture list shows it.
+    row = anon.get(f"/api/fixtures/{fixture.pk}/").json()
+    assert row["status"] == "played" and row["result"]["home_score"] == 10
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"home_score": 3, "away_score": 0, "home_tries": 2}, "home_score"),  # 2 tries are worth at least 10
+    ({"home_score": -5, "away_score": 0}, "home_score"),
+    ({"home_score": "many", "away_score": 0}, "home_score"),
+    ({"away_score": 7, "away_tries": 1}, "home_score"),  # missing
+    ({"home_score": 10, "away_score": 3, "home_tries": 1.5}, "home_tries"),
+    ({"home_score": 10, "away_score": 3, "kind": "forfeit"}, "kind"),
+    ({"home_score": 10, "away_score": 10, "winner": "ENG"}, "winner"),
+    ({"home_score": 10, "away_score": 3, "stats": "lots"}, "stats"),
+])
+def test_invalid_results_are_400_with_the_field(world, organiser, payload, field):
+    fixture = first_fixture(world["public"])
+    response = client_for(organiser).post(f"/api/fixtures/{fixture.pk}/result/", payload, format="json")
+    assert response.status_code == 400, response.json()
+    assert field in response.json()
+    assert not Result.objects.filter(fixture=fixture).exists()
+
+
+def test_walkover_takes_the_tournament_walkover_score(world, organiser):
+    fixture = first_fixture(world["public"])
+    response = client_for(organiser).post(f"/api/fixtures/{fixture.pk}/result/", {"kind": "walkover_away"},
+                                          format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["home_score"], body["away_score"], body["away_tries"]) == (0, 28, 4)
+    assert body["winner"] == fixture.away.team.code
+
+
+def test_only_organisers_write_results(world, anon, stranger, organiser):
+    fixture = first_fixture(world["public"])
+    url = f"/api/fixtures/{fixture.pk}/result/"
+    payload = {"home_score": 12, "away_score": 5, "home_tries": 2, "away_tries": 1}
+    assert anon.post(url, payload, format="json").status_code in DENIED_ANONYMOUS
+    response = client_for(stranger).post(url, payload, format="json")
+    assert response.status_code == 403
+    assert response.json()["detail"] == "Only the organisers of this tournament may change it."
+    assert client_for(stranger).put(url, payload, format="json").status_code == 403
+    assert client_for(organiser).post(url, payload, format="json").status_code == 201
+    assert client_for(stranger).delete(url).status_code == 403
+    assert anon.get(url).json()["home_score"] == 12  # read by all who can view
+    assert client_for(organiser).delete(url).status_code == 204
+    assert anon.get(url).status_code == 404
+    assert client_for(organiser).delete(url).status_code == 404
+    assert list(ResultChange.objects.filter(fixture=fixture).values_list("action", flat=True)) == [
+        "created", "deleted"]
+
+
+def test_results_of_unlisted_and_draft_tournaments(world, anon, organiser):
+    unlisted = first_fixture(world["unlisted"])
+    client_for(organiser).post(f"/api/fixtures/{unlisted.pk}/result/", {"home_score": 7, "away_score": 0,
+                                                                       "home_tries": 1}, format="json")
+    assert anon.get(f"/api/fixtures/{unlisted.pk}/result/").status_code == 200
+    draft = first_fixture(world["draft"])
+    assert anon.get(f"/api/fixtures/{draft.pk}/result/").status_code == 404
+    assert anon.get("/api/tournaments/draft/standings/").status_code == 404
+    assert anon.get("/api/tournaments/hid/standings/").status_code == 200
+
+
+def test_malformed_json_is_400(world, organiser):
+    fixture = first_fixture(world["public"])
+    response = client_for(organiser).generic("POST", f"/api/fixtures/{fixture.pk}/result/", "{not json",
+                                             content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_standings_json_form_for_several_pools(organiser, anon):
+    make_tournament("rwc", user=organiser, teams=("FRA", "NZL", "IRE", "RSA"), pools=2)
+    tables = anon.get("/api/tournaments/rwc/standings/").json()
+    assert [(t["pool"], [r["team"] for r in t["rows"]]) for t in tables] == [("A", ["FRA", "NZL"]),
+                                                                            ("B", ["IRE", "RSA"])]
+    assert all(list(row) == STANDINGS_KEYS for t in tables for row in t["rows"])
+
+
+# --- Authentication ------------------------------------------------------------------------------
+
+
+def test_token_obtain_and_use(world, organiser):
+    client = APIClient()
+    assert client.post("/api/token/", {"username": "organiser", "password": "wrong"}, format="json") \
+        .status_code == 400
+    response = client.post("/api/token/", {"username": "organiser", "password": "pw-organiser-1"}, format="json")
+    assert response.status_code == 200
+    token = response.json()["token"]
+    assert Token.objects.get(user=organiser).key == token
+    fixture = first_fixture(world["public"])
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    response = client.post(f"/api/fixtures/{fixture.pk}/result/", {"home_score": 5, "away_score": 0,
+                                                                   "home_tries": 1}, format="json")
+    assert response.status_code == 201
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    assert client.get("/api/tournaments/").status_code in DENIED_ANONYMOUS
+
+
+def test_session_auth_needs_csrf_for_writes(world, organiser):
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(organiser)
+    fixture = first_fixture(world["public"])
+    response = client.post(f"/api/fixtures/{fixture.pk}/result/", {"home_score": 5, "away_score": 0,
+                                                                   "home_tries": 1}, format="json")
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+    assert client.get("/api/tournaments/draft/").status_code == 200  # reads work with the session

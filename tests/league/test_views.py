@@ -1,0 +1,385 @@
+"""The public pages and the organiser's workflow, through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from league import services
+from league.models import Fixture, Result, ResultChange, Team, Tournament
+from league.presets import preset_run
+
+pytestmark = pytest.mark.django_db
+
+
+def score(i: int) -> dict:
+    """A valid World Rugby score for the i-th fixture: converted tries for home, unconverted for away."""
+    home_tries, away_tries = (i % 5) + 1, i % 3
+    return {"home_score": home_tries * 7, "away_score": away_tries * 5, "home_tries": home_tries,
+            "away_tries": away_tries}
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def rwc(organiser):
+    return preset_run("rwc2023", name="RWC 2023", slug="rwc", user=organiser)
+
+
+@pytest.fixture
+def rwc_played(rwc, organiser):
+    for i, fixture in enumerate(rwc.fixtures.filter(stage=Fixture.Stage.POOL).order_by("pk")):
+        services.result_record(fixture=fixture, user=organiser, **score(i))
+    rwc.refresh_from_db()
+    return rwc
+
+
+@pytest.fixture
+def other(django_user_model):
+    return django_user_model.objects.create_user(username="someone", password="pw-someone-1")
+
+
+@pytest.fixture
+def org_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def page(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, response.content[:3000]
+    return response.content.decode()
+
+
+# --- public pages ------------------------------------------------------------------------------------------------
+
+
+def test_tournament_list_shows_public_tournaments_only(client, rwc, organiser):
+    services.tournament_create(name="Hidden cup", slug="hidden", visibility="unlisted", status="in_progress",
+                               user=organiser)
+    services.tournament_create(name="Draft cup", slug="draft", user=organiser)
+    html = page(client, reverse("league:tournament_list"))
+    assert "RWC 2023" in html
+    assert "Hidden cup" not in html and "Draft cup" not in html
+
+
+def test_tournament_page_shows_pool_tables_and_results(client, rwc_played):
+    html = page(client, reverse("league:tournament", args=["rwc"]))
+    for pool in "ABCD":
+        assert f"Pool {pool}</caption>" in html
+    assert html.count('<th scope="row"') == 20
+    # The table is the selector's: check Pool A's leader and points against what the page shows.
+    from league.selectors import tournament_standings
+
+    pool_a, rows = tournament_standings(rwc_played)[0]
+    leader = rows[0]
+    assert f'<span class="code">{leader.team_code}</span>' in html
+    assert f"<strong>{leader.points}</strong>" in html
+    fixture = rwc_played.fixtures.order_by("pk").first()
+    result = fixture.result
+    assert f"{result.home_score}<span aria-hidden=\"true\">–</span>" in html
+    assert "Round 1" in html and "Stade de France" in html
+
+
+def test_fixtures_by_day(client, organiser):
+    import datetime as dt
+
+    preset_run("rwc2023", name="Dated", slug="dated", user=organiser, start_date=dt.date(2023, 9, 8))
+    html = page(client, reverse("league:tournament", args=["dated"]) + "?by=day")
+    assert "Friday 8 September 2023" in html
+    assert "Friday 15 September 2023" in html
+
+
+def test_tournament_page_query_count_is_fixed(client, rwc_played, django_assert_max_num_queries):
+    url = reverse("league:tournament", args=["rwc"])
+    with django_assert_max_num_queries(10):
+        page(client, url)
+    # Cached: the tournament's version and the live matches only.
+    with django_assert_max_num_queries(2):
+        page(client, url)
+
+
+def test_cache_is_invalidated_by_a_result_change(client, rwc_played, organiser, django_assert_max_num_queries):
+    url = reverse("league:tournament", args=["rwc"])
+    fixture = rwc_played.fixtures.order_by("pk").first()
+    before = page(client, url)
+    assert "99<span" not in before
+    services.result_record(fixture=fixture, home_score=99, away_score=0, home_tries=15, away_tries=0,
+                           user=organiser, reason="typo")
+    after = page(client, url)
+    assert '99<span aria-hidden="true">–</span><span class="sr-only"> to </span>0' in after
+    # And the team page too.
+    assert "99" in page(client, reverse("league:team", args=["rwc", fixture.home.team.code]))
+
+
+def test_cache_serves_the_stored_page_without_recomputing(client, rwc_played, monkeypatch):
+    url = reverse("league:tournament", args=["rwc"])
+    page(client, url)
+    from league import views
+
+    def boom(*args, **kwargs):
+        raise AssertionError("standings recomputed for a cached page")
+
+    monkeypatch.setattr(views, "_standings", boom)
+    assert "Pool A" in page(client, url)
+
+
+def test_cache_is_per_language(client, rwc_played):
+    url = reverse("league:tournament", args=["rwc"])
+    english = page(client, url)
+    client.cookies["django_language"] = "fr"
+    french = page(client, url)
+    assert "Pool tables" in english
+    assert "Pool tables" not in french and "Classements" in french
+
+
+def test_team_page(client, rwc_played, django_assert_max_num_queries):
+    with django_assert_max_num_queries(10):
+        html = page(client, reverse("league:team", args=["rwc", "fra"]))
+    assert "France" in html and "Position" in html
+    assert html.count('<li class="fixture') == 4
+    page(client, reverse("league:team", args=["rwc", "XXX"]), status=404)
+
+
+def test_fixture_page_shows_result(client, rwc_played, django_assert_max_num_queries):
+    fixture = rwc_played.fixtures.order_by("pk").first()
+    with django_assert_max_num_queries(6):
+        html = page(client, reverse("league:fixture", args=["rwc", fixture.pk]))
+    assert fixture.home.team.name in html and f"{fixture.result.home_score}–{fixture.result.away_score}" in html
+    page(client, reverse("league:fixture", args=["rwc", 999999]), status=404)
+
+
+def test_draft_is_hidden_from_the_public(client, organiser):
+    services.tournament_create(name="Draft cup", slug="draft", user=organiser)
+    page(client, reverse("league:tournament", args=["draft"]), status=404)
+    client.force_login(organiser)
+    page(client, reverse("league:tournament", args=["draft"]))
+
+
+def test_language_switch_sets_cookie_and_refuses_foreign_redirects(client):
+    response = client.get(reverse("league:set_language", args=["af"]) + "?next=/t/x/")
+    assert response.status_code == 302 and response["Location"] == "/t/x/"
+    assert response.cookies["django_language"].value == "af"
+    response = client.get(reverse("league:set_language", args=["fr"]) + "?next=https://evil.example/")
+    assert response["Location"] == "/"
+    assert client.get(reverse("league:set_language", args=["xx"])).status_code == 404
+
+
+def test_afrikaans_rugby_terms(client, rwc_played):
+    client.cookies["django_language"] = "af"
+    html = page(client, reverse("league:tournament", args=["rwc"]))
+    assert "Poel A" in html and "Drieë" in html or "Punte" in html
+
+
+# --- accounts ------------------------------------------------------------------------------------------------------
+
+
+def test_signup_signs_in(client, django_user_model):
+    response = client.post(reverse("league:signup"), {"username": "teacher", "password1": "a-long-pass-phrase",
+                                                       "password2": "a-long-pass-phrase"})
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="teacher").exists()
+    assert "teacher" in page(client, reverse("league:tournament_list"))
+
+
+def test_signup_errors_are_shown(client):
+    html = client.post(reverse("league:signup"), {"username": "teacher", "password1": "a-long-pass-phrase",
+                                                   "password2": "different"}).content.decode()
+    assert "Please correct" in html and "errorlist" in html
+
+
+def test_login_page(client, organiser):
+    assert "Sign in" in page(client, reverse("login"))
+    response = client.post(reverse("login"), {"username": "organiser", "password": "wrong"})
+    assert "Please correct" in response.content.decode() or "errorlist" in response.content.decode()
+
+
+# --- organiser workflow ------------------------------------------------------------------------------------------
+
+
+def test_manage_pages_need_an_organiser(client, rwc, other):
+    url = reverse("league:manage", args=["rwc"])
+    assert client.get(url).status_code == 302  # to sign in
+    client.force_login(other)
+    assert client.get(url).status_code == 403
+    assert client.post(reverse("league:manage_publish", args=["rwc"]), {"action": "hide"}).status_code == 403
+
+
+@pytest.mark.parametrize("name", ["manage", "manage_settings", "manage_organisers", "manage_teams", "manage_draw",
+                                  "manage_fixtures", "manage_players", "manage_results", "manage_results_import",
+                                  "manage_simulate"])
+def test_manage_pages_render(org_client, rwc, name):
+    page(org_client, reverse(f"league:{name}", args=["rwc"]))
+
+
+def test_create_step_by_step(org_client, organiser):
+    response = org_client.post(reverse("league:tournament_new"), {
+        "name": "School sevens", "slug": "", "preset": "", "ruleset": "manual", "format": "league",
+        "points_system": "world_rugby", "visibility": "public"})
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(slug="school-sevens")
+    assert organiser in tournament.organisers.all()
+    assert tournament.status == Tournament.Status.DRAFT
+
+
+def test_create_from_preset(org_client):
+    response = org_client.post(reverse("league:tournament_new"), {
+        "name": "World Cup", "slug": "wc", "preset": "rwc2023", "ruleset": "manual", "format": "league",
+        "points_system": "world_rugby", "visibility": "public"})
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(slug="wc")
+    assert tournament.entries.count() == 20 and tournament.fixtures.filter(stage="pool").count() == 40
+
+
+def test_create_refuses_a_taken_slug(org_client, rwc):
+    html = org_client.post(reverse("league:tournament_new"), {
+        "name": "Again", "slug": "rwc", "preset": "", "ruleset": "manual", "format": "league",
+        "points_system": "world_rugby", "visibility": "public"}).content.decode()
+    assert "already taken" in html
+
+
+def test_invite_co_organiser(org_client, rwc, other):
+    url = reverse("league:manage_organisers", args=["rwc"])
+    html = org_client.post(url, {"username": "nobody"}).content.decode()
+    assert "Nobody has the username" in html
+    assert org_client.post(url, {"username": "someone"}).status_code == 302
+    assert other in rwc.organisers.all()
+
+
+@pytest.fixture
+def league_draft(organiser):
+    return services.tournament_create(name="Club night", slug="club", user=organiser)
+
+
+def test_add_the_20_nations(org_client, league_draft):
+    org_client.post(reverse("league:manage_teams", args=["club"]), {"action": "nations"})
+    assert league_draft.entries.count() == 20
+    org_client.post(reverse("league:manage_teams", args=["club"]), {"action": "nations"})
+    assert league_draft.entries.count() == 20
+
+
+def test_add_own_team_and_errors(org_client, league_draft):
+    url = reverse("league:manage_teams", args=["club"])
+    response = org_client.post(url, {"action": "team", "team-name": "Grey High", "team-code": "ghs",
+                                     "team-primary_colour": "#112233", "team-secondary_colour": "#FFFFFF"})
+    assert response.status_code == 302
+    assert league_draft.entries.get().team.code == "GHS"
+    html = org_client.post(url, {"action": "team", "team-name": "Other", "team-code": "G",
+                                 "team-primary_colour": "red", "team-secondary_colour": "#FFFFFF"}).content.decode()
+    assert "errorlist" in html and "#1A2B3C" in html
+
+
+def test_paste_a_list_of_teams(org_client, league_draft):
+    url = reverse("league:manage_teams", args=["club"])
+    org_client.post(url, {"action": "paste", "paste-teams": "Grey High, GHS\nSt Andrew's\n\nKingswood College\n"})
+    names = sorted(league_draft.entries.values_list("team__name", flat=True))
+    assert names == ["Grey High", "Kingswood College", "St Andrew's"]
+    assert len(set(league_draft.entries.values_list("team__code", flat=True))) == 3
+
+
+def test_csv_import_of_teams(org_client, league_draft):
+    url = reverse("league:manage_teams", args=["club"])
+    upload = SimpleUploadedFile("teams.csv", b"name,code,seed\nSecond,SEC,2\nFirst,FST,1\n", "text/csv")
+    org_client.post(url, {"action": "csv", "csv-file": upload})
+    entries = list(league_draft.entries.order_by("seed").values_list("team__code", flat=True))
+    assert entries == ["FST", "SEC"]
+    bad = SimpleUploadedFile("teams.csv", b"team\nX\n", "text/csv")
+    html = org_client.post(url, {"action": "csv", "csv-file": bad}).content.decode()
+    assert "header" in html
+
+
+def test_generate_fixtures_needs_pools_then_works(org_client, league_draft):
+    url = reverse("league:manage_fixtures", args=["club"])
+    data = {"start_date": "2026-03-07", "first_kickoff": "09:00", "slot_minutes": 30, "days_between_rounds": 0,
+            "venues": "Table 1, Table 2"}
+    html = org_client.post(url, data).content.decode()
+    assert "Put the teams in pools" in html
+    services.entries_add(tournament=league_draft, teams=["FRA", "NZL", "IRE", "RSA", "ENG"], pool="League")
+    assert org_client.post(url, data).status_code == 302
+    fixtures = list(league_draft.fixtures.all())
+    assert len(fixtures) == 10
+    assert {f.venue for f in fixtures} == {"Table 1", "Table 2"}
+    html = org_client.post(url, {**data, "venues": "T1, T1"}).content.decode()
+    assert "only once" in html
+
+
+def test_enter_and_correct_a_result(org_client, rwc, organiser):
+    fixture = rwc.fixtures.order_by("pk").first()
+    url = reverse("league:manage_result", args=["rwc", fixture.pk])
+    page(org_client, url)
+    bad = org_client.post(url, {"home_score": 3, "away_score": 0, "home_tries": 2, "away_tries": 0,
+                                "kind": "played"}).content.decode()
+    assert "errorlist" in bad or "form-errors" in bad
+    assert not Result.objects.filter(fixture=fixture).exists()
+    assert org_client.post(url, {"home_score": 27, "away_score": 10, "home_tries": 3, "away_tries": 1,
+                                 "kind": "played"}).status_code == 302
+    assert org_client.post(url, {"home_score": 27, "away_score": 13, "home_tries": 3, "away_tries": 1,
+                                 "kind": "played", "reason": "missed a penalty"}).status_code == 302
+    fixture.refresh_from_db()
+    assert (fixture.result.home_score, fixture.result.away_score) == (27, 13)
+    assert ResultChange.objects.filter(fixture=fixture).count() == 2
+    html = page(org_client, reverse("league:fixture", args=["rwc", fixture.pk]))
+    assert "missed a penalty" in html
+
+
+def test_results_csv_import_page(org_client, rwc):
+    url = reverse("league:manage_results_import", args=["rwc"])
+    good = b"pool,round,date,home,away,home_score,away_score,home_tries,away_tries\nA,1,,FRA,NZL,27,13,2,1\n"
+    assert org_client.post(url, {"file": SimpleUploadedFile("r.csv", good, "text/csv")}).status_code == 302
+    assert Result.objects.filter(fixture__tournament=rwc).count() == 1
+    bad = good + b"A,1,,FRA,XXX,10,0,1,0\n"
+    html = org_client.post(url, {"file": SimpleUploadedFile("r.csv", bad, "text/csv")}).content.decode()
+    assert "Line 3" in html
+
+
+def test_publish_and_hide(org_client, league_draft):
+    url = reverse("league:manage_publish", args=["club"])
+    org_client.post(url, {"action": "publish"})
+    league_draft.refresh_from_db()
+    assert league_draft.visibility == "public" and league_draft.status == "in_progress"
+    org_client.post(url, {"action": "hide"})
+    league_draft.refresh_from_db()
+    assert league_draft.visibility == "unlisted"
+
+
+def test_assign_players(org_client, rwc, other):
+    entry = rwc.entries.get(team__code="FRA")
+    url = reverse("league:manage_players", args=["rwc"])
+    data = {}
+    for e in rwc.entries.all():
+        data[f"e{e.pk}-username"] = ""
+        data[f"e{e.pk}-player_name"] = ""
+        data[f"e{e.pk}-computer_level"] = "aware"
+    data[f"e{entry.pk}-username"] = "someone"
+    data[f"e{entry.pk}-player_name"] = "Sam"
+    assert org_client.post(url, data).status_code == 302
+    entry.refresh_from_db()
+    assert entry.player == other and entry.player_name == "Sam"
+    data[f"e{entry.pk}-username"] = "ghost"
+    assert "Nobody has the username" in org_client.post(url, data).content.decode()
+
+
+def test_settings_change_invalidates_cache(org_client, client, rwc):
+    public = reverse("league:tournament", args=["rwc"])
+    assert "RWC 2023" in page(client, public)
+    data = {"name": "World Cup 2023", "visibility": "public", "status": "in_progress", "win_points": 4,
+            "draw_points": 2, "loss_points": 0, "try_bonus_threshold": 4, "losing_bonus_margin": 7,
+            "walkover_score": 28, "walkover_tries": 4}
+    assert org_client.post(reverse("league:manage_settings", args=["rwc"]), data).status_code == 302
+    assert "World Cup 2023" in page(client, public)
+
+
+def test_team_codes_are_unique_when_generated(organiser):
+    from league.views import _unique_code
+
+    assert _unique_code("Grey High School", set()) == "GHS"
+    assert _unique_code("Grey High School", {"GHS"}) == "GRE"
+    assert _unique_code("Al", {"AL"}) not in {"AL"}
+    assert Team.objects.filter(code="FRA").exists()
