@@ -22,9 +22,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from engine.chance import SeededChance, derive_seed  # noqa: E402
-from engine.players import RandomPlayer, make_player, play_match  # noqa: E402
-from engine.registry import new_game, rulesets  # noqa: E402
+from engine.chance import SeededChance, derive_seed
+from engine.players import RandomPlayer, make_player, play_match
+from engine.registry import new_game, rulesets
 
 DECK = list(range(52))
 

@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         options = cls.spec.resolve_options(parse_options(args.option))
         for level in {args.home, args.away}:
             make_player(args.ruleset, level)
+        new_game(args.ruleset, seed=args.seed, options=options)  # the rule set's own checks of its options
     except (KeyError, ValueError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2

@@ -303,10 +303,13 @@ class _DryRunDone(Exception):
 def _record_result(fixture, cleaned, *, user):
     from league import services
 
+    # The form shows the stored winner (the service stores the leader for any decided match), so after
+    # a score correction it may name the old leader: only a level score needs the organiser's winner.
+    level = cleaned.get("home_score") == cleaned.get("away_score")
     return services.result_record(
         fixture=fixture, home_score=cleaned["home_score"], away_score=cleaned["away_score"],
         home_tries=cleaned.get("home_tries") or 0, away_tries=cleaned.get("away_tries") or 0,
-        kind=cleaned.get("kind") or Result.Kind.PLAYED, winner=cleaned.get("winner"),
+        kind=cleaned.get("kind") or Result.Kind.PLAYED, winner=cleaned.get("winner") if level else None,
         decided_by=cleaned.get("decided_by") or "", stats=cleaned.get("stats") or {},
         source=Result.Source.MANUAL, user=user, reason=cleaned.get("reason") or "")
 

@@ -12,17 +12,21 @@ from datetime import date
 from django.db.models import Q, QuerySet
 
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
-from league.standings import MatchResult, PointsSystem, StandingEntry, StandingRow, compute_standings
+from league.standings import PointsSystem, StandingEntry, StandingRow, compute_standings
 
 _RESULT_FIELDS = ("fixture__pool_id", "fixture__home_id", "fixture__away_id", "home_score", "away_score",
                   "home_tries", "away_tries", "kind")
 
 
-def _pool_results(results_qs) -> dict[int, list[MatchResult]]:
-    by_pool: dict[int, list[MatchResult]] = defaultdict(list)
-    # values_list: the table needs seven numbers per result, not model instances (see bench/standings.py).
-    for pool_id, home_id, away_id, hs, as_, ht, at, kind in results_qs.values_list(*_RESULT_FIELDS):
-        by_pool[pool_id].append(MatchResult(home_id, away_id, hs, as_, ht, at, kind))
+def _pool_results(results_qs) -> dict[int, list[tuple]]:
+    """Result rows by pool id, each in MatchResult's order (home_id, away_id, scores, tries, kind).
+
+    Plain tuples from values_list, not model instances or MatchResult objects:
+    the standings need seven values per result (see bench/standings.py).
+    """
+    by_pool: dict[int, list[tuple]] = defaultdict(list)
+    for row in results_qs.values_list(*_RESULT_FIELDS):
+        by_pool[row[0]].append(row[1:])
     return by_pool
 
 

@@ -326,7 +326,9 @@ def result_record(
     ``league.advancement.after_result_change``. Recording exactly the result
     already stored changes nothing and writes no audit row.
     """
-    # Lock the fixture first: two organisers correcting the same result queue up here.
+    # Lock the fixture and (through the join) its tournament: result changes of one tournament queue up
+    # here, so two organisers correcting the same result, or knockout advancement run for two results at
+    # once, never interleave.
     fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
     tournament = fixture.tournament
     if fixture.status == Fixture.Status.CANCELLED:

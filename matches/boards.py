@@ -83,7 +83,7 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
     ball = int(view["ball"])
     side = view.get("seat")  # "home" / "away" / None
     rows = {}
-    for name, y in (("away", 108), ("home", 236)):
+    for name, y in (("away", 116), ("home", 258)):
         live = view["rows"].get(name, [])
         width = 40
         start = (360 - (len(live) * (width + 8) - 8)) / 2
@@ -99,7 +99,7 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
     for i, pair in enumerate(last[-3:]):
         for j, name in enumerate(("home", "away")):
             face = card_face(pair[name])
-            face.update(x=110 + j * 100 + i * 6, y=170 + i * 4, w=40, h=54 if i == 0 else 40,
+            face.update(x=110 + j * 100 + i * 6, y=186 + i * 4, w=40, h=54 if i == 0 else 40,
                         caption="" if i else name.title())
             shown.append(face)
     period = int(view.get("period", 0))
@@ -114,8 +114,8 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
         status = f"{view['attacker'].title()} attack · tackle {view['tackle'] + 1} · {view['tackles_lost']} lost"
     elif phase == "contest" and view.get("contest"):
         c = view["contest"]
-        status = (f"{c['kind'].capitalize()} by {c['kicker']}: {c['wins']} of {c['wins_needed']} "
-                  f"needed after {c['rounds']} round{'s' if c['rounds'] != 1 else ''}")
+        status = (f"{c['kind'].capitalize()} by {c['kicker']}: {c['wins']}/{c['wins_needed']} wins, "
+                  f"round {c['rounds'] + 1}")
     elif phase == "penalty":
         status = f"Penalty to {view.get('penalty_to')}"
     else:
@@ -128,9 +128,114 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
     }
 
 
+BOKX_BLOCK = 15
+
+
+def _bokx(view: dict, seat, data) -> dict:
+    """The RUGBY_Bokx field from ``engine.bokx.field``'s geometry: home at the bottom attacking up."""
+    from engine.bokx import field
+
+    b = BOKX_BLOCK
+    left, top = 20, 8
+    width, height = field.COLS * b, field.ROWS * b
+
+    def sy(row_line: float) -> float:  # screen y of a row boundary (line at r) -- row 21 is at the top
+        return top + (field.ROWS - row_line) * b
+
+    poss = view.get("possession")
+    shading = []
+    for row in field.IN_GOAL_ROWS:
+        shading.append({"y": sy(row + 1), "h": b, "cls": "in-goal"})
+    if poss in (0, 1):
+        zones = field.zones(poss)
+        for row in zones["red"]:
+            shading.append({"y": sy(row + 1), "h": b, "cls": "zone-red"})
+        for row in zones["blue"]:
+            shading.append({"y": sy(row + 1), "h": b, "cls": "zone-blue"})
+    lines = []
+    for kind, rows in field.LINES.items():
+        for r in rows:
+            lines.append({"y": sy(r), "cls": f"line-{kind.replace('_', '-')}"})
+    lineout = [{"x": left + c * b} for cols in field.LINEOUT_LINES.values() for c in cols]
+    kick_off = []
+    for kind, per_seat in field.KICK_OFF_BLOCKS.items():
+        for x, y in per_seat.values():
+            kick_off.append({"x": left + x * b, "y": sy(y + 1), "colour": field.KICK_OFF_COLOURS[kind]})
+    ball = view.get("ball") or {"x": 7, "y": 10}
+    clock = view.get("clock") or {}
+    secs = int(clock.get("seconds") or 0)
+    half = view.get("half") or 1
+    clock_text = f"{'1st' if half == 1 else '2nd'} half · {secs // 60:02d}:{secs % 60:02d}"
+    if clock.get("period_seconds"):
+        total = int(clock["period_seconds"])
+        clock_text += f" of {total // 60:02d}:00"
+    card = view.get("last_card")
+    return {
+        "kind": "bokx", "w": width + 2 * left, "h": height + 2 * top + 40, "left": left, "top": top,
+        "field_w": width, "field_h": height, "shading": shading, "lines": lines, "lineout": lineout,
+        "kick_off": kick_off, "block": b,
+        "ball_x": left + (ball["x"] + 0.5) * b, "ball_y": sy(ball["y"] + 1) + b / 2,
+        "attack_up": poss == 0, "possession": ("home", "away")[poss] if poss in (0, 1) else None,
+        "dice": list(view.get("last_dice") or []), "last_card": (card if isinstance(card, str) else
+                                                                   (card or {}).get("name", "") if card else ""),
+        "carrier": view.get("carrier") or "", "phase": (view.get("phase") or "").replace("_", " "),
+        "clock": clock_text, "info_y": top + height + 20,
+    }
+
+
+CHAMPION_VALUES = (("physical", "Phys"), ("pass", "Pass"), ("speed", "Spd"), ("kick", "Kick"))
+
+
+def _champion_card(c: dict | None, x: float, y: float, w: float, h: float) -> dict:
+    if not c:
+        return {"x": x, "y": y, "w": w, "h": h, "down": True}
+    values = c.get("values") or {}
+    return {"x": x, "y": y, "w": w, "h": h, "down": False, "name": c.get("name", ""),
+            "red": bool(c.get("red")), "values": [(abbr, values.get(k, "")) for k, abbr in CHAMPION_VALUES
+                                                  if k in values],
+            "referee": bool(c.get("referee")), "goal": bool(c.get("goal"))}
+
+
+def _rugby_champion_solo(view: dict, seat, data) -> dict:
+    """The Non-player's defensive line (L2 L1 A R1, the advanced card forward) and the person's hand."""
+    w, h, gap = 80, 96, 8
+    line = []
+    for i, spot in enumerate(view["line"]):
+        x = 8 + i * (w + gap)
+        y = 44 if spot["slot"] == "A" else 22
+        card = _champion_card(spot["card"] if spot["face_up"] else None, x, y, w, h)
+        card.update(slot=spot["slot"], occupied=spot["occupied"], target=spot.get("target", False))
+        line.append(card)
+    hand_cards = view.get("hand") or []
+    n = max(len(hand_cards), 1)
+    hw = min(w, (344 - (n - 1) * gap) / n)
+    hand = [_champion_card(c, 8 + i * (hw + gap), 200, hw, h) for i, c in enumerate(hand_cards)]
+    last = view.get("last") or {}
+    half = view.get("half") or 1
+    return {
+        "kind": "rugby_champion_solo", "line": line, "hand": hand, "hand_count": view.get("hand_count", 0),
+        "clock": f"Half {half} of {view.get('halves', 2)}", "phase": (view.get("phase") or "").replace("_", " "),
+        "direction": view.get("direction"), "target": view.get("target"),
+        "setpiece": (view.get("setpiece") or {}).get("kind"), "advantage": view.get("advantage"),
+        "pile": view.get("pile_count"), "support": view.get("support_count"),
+        "last_text": _champion_last(last),
+    }
+
+
+def _champion_last(last: dict) -> str:
+    if not isinstance(last, dict) or not last:
+        return ""
+    if "value" in last and "np_value" in last:
+        return (f"Last {last.get('contest', 'challenge')}: {last.get('type', '')} {last.get('value')} "
+                f"v {last.get('np_value')}")
+    return ""
+
+
 BUILDERS: dict[str, Callable[[dict, int | None, dict], dict]] = {
     "seasons": _seasons,
     "rugby-league-cards": _rugby_league_cards,
+    "bokx": _bokx,
+    "rugby-champion-solo": _rugby_champion_solo,
 }
 
 
@@ -156,5 +261,8 @@ def action_buttons(ruleset: str, legal: list[dict]) -> list[dict]:
         button = {"action": action, "label": label, "text": label, "kind": "wide"}
         if ruleset == "rugby-league-cards" and action.startswith("card:"):
             button.update(text=action.partition(":")[2], kind="card")
+        elif ruleset == "seasons" and action.startswith("swap "):
+            _, take, give = action.split()
+            button.update(text=f"+{card_face(take)['label']} \u2212{card_face(give)['label']}", kind="grid")
         out.append(button)
     return out

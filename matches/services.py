@@ -196,6 +196,14 @@ def _after_moves(match: Match, state: GameState, user) -> None:
 # ---- starting ------------------------------------------------------------------------------------
 
 
+SOLO_RULESETS = {"rugby-champion-solo"}
+
+
+def is_solo(spec) -> bool:
+    """One person against the game's own automaton (seat 1)."""
+    return spec.players == 1 or spec.id in SOLO_RULESETS
+
+
 def _new_seed() -> int:
     return secrets.randbits(62)
 
@@ -233,9 +241,10 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
         raise ValidationError(str(exc))
     match = Match.objects.create(ruleset=ruleset, options=resolved, seed=_new_seed() if seed is None else seed,
                                  fixture=fixture, created_by=user if user and user.is_authenticated else None)
-    if cls.spec.players == 1:
+    if is_solo(cls.spec):
         # Solo rule sets: seat 1 is the game's own automaton (it never acts through apply).
-        seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": "aware", "name": "The game"}]
+        seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": "aware", "name": "The Non-player",
+                            "entry": seats[1].get("entry") if len(seats) > 1 and seats[1] else None}]
     objs = {}
     for number, spec in enumerate(seats):
         objs[number] = MatchSeat.objects.create(match=match, seat=number, **spec)
@@ -262,14 +271,15 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     tournament = fixture.tournament
     if tournament.ruleset in ("", "manual"):
         raise ValidationError("This tournament's matches are played on a real pitch or board, not online.")
-    if fixture.home_id is None or fixture.away_id is None:
+    solo = tournament.ruleset in SOLO_RULESETS
+    if fixture.home_id is None or (fixture.away_id is None and not solo):
         raise ValidationError("Both teams of the fixture must be known before its match can start.")
     if Result.objects.filter(fixture=fixture).exists():
         raise ValidationError("This fixture already has a result.")
     merged = {**(tournament.ruleset_options or {}), **(options or {})}
-    seats = [_seat_from_entry(fixture.home), _seat_from_entry(fixture.away)]
+    seats = [_seat_from_entry(fixture.home), _seat_from_entry(fixture.away) if fixture.away_id else None]
     for entry in (fixture.home, fixture.away):
-        if entry.player_id or entry.player_name:
+        if entry is not None and (entry.player_id or entry.player_name):
             EntryPass.objects.get_or_create(entry=entry)
     match = _create(ruleset=tournament.ruleset, options=merged, seed=seed, seats=seats, fixture=fixture, user=user)
     if match.status == Match.Status.LIVE:

@@ -161,6 +161,8 @@ def _live_context(request, match: Match, seat: int | None, *, spectator: bool, e
         "etag": selectors.match_etag(match, seat),
         "board": board, "board_template": _board_template(board["kind"]),
         "buttons": boards.action_buttons(match.ruleset, data["legal_actions"]),
+        "waiting_for": " and ".join(s["name"] + (" (computer)" if s["kind"] == "computer" else "")
+                                    for s in data["seats"] if s["seat"] in data["to_act"]),
         "can_manage": selectors.can_manage(request.user, match),
         "poll": match.status == Match.Status.LIVE,
     }

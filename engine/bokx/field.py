@@ -18,34 +18,35 @@ Text drawing (home at the bottom attacking upwards; ``B`` Blue zone, ``R`` Red
 zone for home's kicks at goal, ``o`` orange, ``y`` yellow, ``P`` purple
 kick-off blocks; the dotted lines are the 5 m and 15 m lineout lines)::
 
-         x: 0 1 2 3 4 5 6 7 8 9 101112131415
-    y=21   |  away in-goal       o        |   <- away dead-ball line above
-            ================================  away goal line (line at 21)
-    y=20   |                              |
+         x: 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5   (columns 10-15 shown as 0-5)
+    y=21   |                o              |  away in-goal, orange block (x 8); away dead-ball line above
+           =================================  away goal line (line at 21)
+    y=20   |                               |
     y=19   |B B B B B B B B B B B B B B B B|  Blue zone (home): p 17..19
     y=18   |B B B B B B B B B B B B B B B B|
     y=17   |B B B B B B B B y B B B B B B B|  away yellow block (x 8)
-            --------------------------------  away 22 m line (line at 17)
+           ---------------------------------  away 22 m line (line at 17)
     y=16   |R R R R R R R R R R R R R R R R|  Red zone (home): p 9..16
     y=15   |R R R R R R R R R R R R R R R R|
     y=14   |R R R R R R R R R R R R R R R R|
     y=13   |R R R R R R R R R R R R R R R R|
-            . . . . . . . . . . . . . . . .   away 10 m line (line at 13)
+           . . . . . . . . . . . . . . . .   away 10 m line (line at 13)
     y=12   |R R R R R R R R R R R R R R R R|
     y=11   |R R R R R R R R P R R R R R R R|  away purple block (x 8)
-            ================================  halfway line (line at 11)
+           =================================  halfway line (line at 11)
     y=10   |R R R R R R R P R R R R R R R R|  home purple block (x 7)
     y=9    |R R R R R R R R R R R R R R R R|
-            . . . . . . . . . . . . . . . .   home 10 m line (line at 9)
-    y=8    |                              |
+           . . . . . . . . . . . . . . . .   home 10 m line (line at 9)
+    y=8    |                               |
     ...
-    y=4    |              y               |  home yellow block (x 7)
-            --------------------------------  home 22 m line (line at 5)
-    y=1    |                              |
-            ================================  home goal line (line at 1)
-    y=0    |              o               |  home in-goal, orange block (x 7)
-             : :   :               :   : :
-             5 m  15 m            15 m  5 m    lineout lines (columns 1, 3, 13, 15)
+           ---------------------------------  home 22 m line (line at 5)
+    y=4    |              y                |  home yellow block (x 7)
+    ...
+    y=1    |                               |
+           =================================  home goal line (line at 1)
+    y=0    |              o                |  home in-goal, orange block (x 7); home dead-ball line below
+             ^   ^                   ^   ^
+            5 m 15 m                15 m 5 m   lineout lines (between columns 0|1, 2|3, 12|13, 14|15)
 
 The 22 m line is drawn 20 m (4 blocks) from the goal line, the nearest block
 boundary to 22 m. The Blue zone runs from the opponent's 22 m line up to one

@@ -15,6 +15,8 @@ Seats: 0 (home) attacks towards row 21, 1 (away) towards row 0. "left" and
 
 from __future__ import annotations
 
+import copy
+
 from engine.bokx.cards import CARDS, DECKS, GROUPS
 from engine.bokx.field import (
     BLUE_ZONE_P,
@@ -177,6 +179,10 @@ class BokxState(GameState):
             self._kick_off(kicker, "halfway")
 
     def describe_action(self, action: str) -> str:
+        if self.phase == "kickoff" and action in _KICK:
+            return "Kick off, double the distance" if action == "kick_double" else "Kick off"
+        if self.phase in ("penalty", "free_kick") and action in _KICK:
+            return "Kick for touch, double the distance" if action == "kick_double" else "Kick for touch"
         return LABELS.get(action, action)
 
     def outcome(self) -> Outcome:
@@ -430,7 +436,12 @@ class BokxState(GameState):
         if v == 1:
             self.emit("catch", rcv, f"{self.teams[rcv]} fumble it: {self.teams[kicker]} regain the ball!",
                       die=v, x=self.x, y=self.y, caught=False)
+            self.carrier = "chasing wing"
             self._gain(kicker)
+            if self.phase == "call":
+                # Booklet 2.1.2: after regaining the kick, "continue running or change the play".
+                self.after_miss = True
+                self.run_group = "backs"
         elif v <= 3:
             self.emit("catch", rcv, f"{self.teams[rcv]} go up for the catch: the referee has a call.",
                       die=v, x=self.x, y=self.y)
@@ -580,6 +591,8 @@ class BokxState(GameState):
         self.phase = kind
         self._tick(SECONDS["penalty"])
         self.stats[seat]["penalties" if kind == "penalty" else "free_kicks"] += 1
+        self.emit(kind, seat, f"{'Penalty' if kind == 'penalty' else 'Free kick'} to {self.teams[seat]}.",
+                  x=self.x, y=self.y)
 
     def _penalty_option(self, seat: int, action: str) -> None:
         kind = self.phase
@@ -678,10 +691,6 @@ class BokxState(GameState):
     def _end_period(self) -> None:
         period = self.period
         drawn = self.score[0] == self.score[1]
-        names = {1: "Half time", 2: "Full time", 3: "End of the first half of extra time",
-                 4: "End of extra time"}
-        self.emit("period_end", None, f"{names[period]}: {self.teams[0]} {self.score[0]} - "
-                                      f"{self.score[1]} {self.teams[1]}.", period=period)
         extra = max(1, self.options["half_minutes"] // 4) * 60
         if period == 1:
             nxt, kicker, length = 2, 1 - self.first_kicker, self.options["half_minutes"] * 60
@@ -692,6 +701,10 @@ class BokxState(GameState):
         else:
             self._game_over()
             return
+        names = {1: "Half time", 2: "Full time, all square: extra time", 3: "End of the first half of extra time",
+                 4: "End of extra time, all square"}
+        self.emit("period_end", None, f"{names[period]}: {self.teams[0]} {self.score[0]} - "
+                                      f"{self.score[1]} {self.teams[1]}.", period=period)
         self.period = nxt
         self.secs = 0
         self.period_len = length
@@ -705,7 +718,7 @@ class BokxState(GameState):
         self.phase = "over"
         self.actor = None
         s = self.score
-        self.emit("full_time", None, f"Final score: {self.teams[0]} {s[0]} - {s[1]} {self.teams[1]}.",
+        self.emit("full_time", None, f"Full time: {self.teams[0]} {s[0]} - {s[1]} {self.teams[1]}.",
                   score=list(s))
 
     # ---- views and persistence ------------------------------------------------------------------------
@@ -713,7 +726,9 @@ class BokxState(GameState):
         """Everything a player (or the web page) may see: the decks' order stays hidden."""
         pending = None
         if self.phase != "over":
-            pending = {"seat": self.actor, "kind": self.phase, "actions": self.legal_actions(self.actor)}
+            actions = self.legal_actions(self.actor)
+            pending = {"seat": self.actor, "kind": self.phase, "actions": actions,
+                       "labels": {a: self.describe_action(a) for a in actions}}
             if self.phase == "side":
                 pending["preview"] = self._side_preview()
             elif self.phase == "kickoff":
@@ -751,12 +766,8 @@ class BokxState(GameState):
                "first_kicker", "dice", "decks", "toss")
 
     def state_dict(self) -> dict:
-        import copy
-
         return {k: copy.deepcopy(getattr(self, k)) for k in self._FIELDS}
 
     def load_state_dict(self, data: dict) -> None:
-        import copy
-
         for k in self._FIELDS:
             setattr(self, k, copy.deepcopy(data[k]))

@@ -28,11 +28,11 @@ def _support_odds(view) -> tuple[float, float, list[float]]:
     """(chance of a foul, chance of a kicker, bonuses of blue cards each with its chance) of a support draw."""
     if view["support_drawn"] or not view["support_count"]:
         return 0.0, 0.0, []
-    pool = [s for s in DECK.supports.values()]
+    pool = list(DECK.supports.values())
     n = len(pool) - view["kickers_aside"]
     fouls = sum(1 for s in pool if s.effect == "foul") / n
     kickers = (sum(1 for s in pool if s.effect == "kicker") - view["kickers_aside"]) / n
-    return fouls, kickers, [s.bonus / 1 for s in pool if s.effect == "support"]
+    return fouls, kickers, [float(s.bonus) for s in pool if s.effect == "support"]
 
 
 def _card_worth(c: dict) -> float:

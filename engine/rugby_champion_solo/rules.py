@@ -27,6 +27,7 @@ DIRECTIONS = {"left": -1, "right": 1}
 DIRECTION_NAMES = {-1: "left", 1: "right"}
 HAND_SIZE = 4
 NP = "the Non-player"
+NP_CAP = "The Non-player"
 
 
 class _PileEmpty(Exception):
@@ -52,7 +53,7 @@ class RugbyChampionSoloState(GameState):
         players=2,
         hidden_information=True,
         rules_version="1.0",
-        options={"halves": Option(2, "halves to play (each ends when the draw pile runs out)", choices=(1, 2))},
+        options={"halves": Option(2, "halves to play, 1 or 2 (each ends when the draw pile runs out)")},
         description="One person against the game: break the Non-player's defensive line with challenges, "
                     "win lineouts and scrums, score tries and conversions over two halves.",
     )
@@ -63,6 +64,8 @@ class RugbyChampionSoloState(GameState):
 
     # ---- setup and halves ------------------------------------------------------------------
     def setup(self) -> None:
+        if self.options["halves"] not in (1, 2):
+            raise ValueError("option 'halves' must be 1 or 2")
         self.half = 0
         self.score = [0, 0]
         self.tries = [0, 0]
@@ -134,14 +137,15 @@ class RugbyChampionSoloState(GameState):
         self.support = self.chance.shuffle(pool)
         self.support_drawn = False
 
-    def _support_draw(self) -> str | None:
+    def _support_draw(self, announce: bool = True) -> str | None:
         """The Non-player's one support draw of the phase (None if already drawn or the pile is bare)."""
         if self.support_drawn or not self.support:
             return None
         self.support_drawn = True
         drawn = self.support.pop(0)
-        self.emit("support", AWAY, f"{NP.capitalize()} draws a support card: {DECK.supports[drawn].name}.",
-                  card=drawn, effect=DECK.supports[drawn].effect)
+        if announce:
+            self.emit("support", AWAY, f"{NP_CAP} draws a support card: {DECK.supports[drawn].name}.",
+                      card=drawn, effect=DECK.supports[drawn].effect)
         return drawn
 
     # ---- phases --------------------------------------------------------------------------------------
@@ -235,28 +239,28 @@ class RugbyChampionSoloState(GameState):
             if me.whistles == 2:
                 return self._referee_scrum(mine, theirs, ctype, slot, AWAY)
             pv, note = 0, "the Referee cancels your whistled card"
-        support = None
-        if pv - nv >= 1:
-            support = self._support_draw()
-        self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
-                     "value": pv, "np_value": nv, "support": support, "note": note}
-        if support is not None:
-            effect = DECK.supports[support]
-            if effect.effect == "foul":
-                self.last["margin"] = pv - nv
-                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
-                return self._start_setpiece("scrum")
-            if effect.effect == "kicker":
-                self.kickers_aside.append(support)
-            if effect.effect == "support":
-                nv += effect.bonus
-                self.last["np_value"] = nv
+        # The Non-player's support draw comes as soon as it loses the challenge (once per phase).
+        support = self._support_draw(announce=False) if pv - nv >= 1 else None
+        effect = DECK.supports[support] if support is not None else None
+        raw = nv
+        if effect is not None and effect.effect == "support":
+            nv += effect.bonus
         margin = pv - nv
-        self.last["margin"] = margin
+        self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
+                     "value": pv, "np_value": nv, "support": support, "note": note, "margin": margin}
+        text = (f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your {me.name} {pv} v "
+                f"{np_card.name} {raw}" + (f" ({note})" if note else ""))
+        if effect is not None:
+            text += f"; {NP} draws a support card: {effect.name}" + (
+                f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
+        self.emit("challenge", HOME, text + ".", **self.last)
+        if effect is not None and effect.effect == "foul":
+            self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+            return self._start_setpiece("scrum")
+        if effect is not None and effect.effect == "kicker":
+            self.kickers_aside.append(support)
+            self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
         self.challenges[0 if margin > 0 else 1 if margin == 0 else 2] += 1
-        self.emit("challenge", HOME, f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your "
-                  f"{me.name} {pv} v {np_card.name} {nv}" + (f" ({note})" if note else "") + ".",
-                  **self.last)
         if margin >= 2:
             return self._person_try()
         if margin == 1:
@@ -277,7 +281,7 @@ class RugbyChampionSoloState(GameState):
                 return self._np_try()
             else:
                 self.advantage = AWAY
-                self.emit("advantage", AWAY, f"{NP.capitalize()} takes the Advantage card.")
+                self.emit("advantage", AWAY, f"{NP_CAP} takes the Advantage card.")
         if margin <= -2:
             return self._np_try()
         # Draw or lose by 1: direction from the revealed card's arrow, type from its red value.
@@ -367,7 +371,7 @@ class RugbyChampionSoloState(GameState):
             self.advantage = winner
             if winner == HOME:
                 self.extra_card = True
-            self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP.capitalize()} takes")
+            self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP_CAP} takes")
                       + " the Advantage card.")
         if kind == "scrum":
             # Play goes left or right as the Non-player's scrum card shows: the next attack starts there.
@@ -391,7 +395,7 @@ class RugbyChampionSoloState(GameState):
         self.score[AWAY] += DECK.try_points
         self.tries[AWAY] += 1
         self.advantage = None
-        self.emit("try", AWAY, f"{NP.capitalize()} scores a try ({self.score[0]}-{self.score[1]}).",
+        self.emit("try", AWAY, f"{NP_CAP} scores a try ({self.score[0]}-{self.score[1]}).",
                   score=list(self.score))
         kicker = self.kickers_aside.pop(0) if self.kickers_aside else None
         if kicker is None:
@@ -401,7 +405,7 @@ class RugbyChampionSoloState(GameState):
         if kicker is not None:
             self.score[AWAY] += DECK.conversion_points
             self.conversions[AWAY] += 1
-            self.emit("conversion", AWAY, f"{NP.capitalize()}'s Kicker converts ({self.score[0]}-{self.score[1]}).",
+            self.emit("conversion", AWAY, f"{NP_CAP}'s Kicker converts ({self.score[0]}-{self.score[1]}).",
                       score=list(self.score))
         self._start_attack()
 
@@ -464,8 +468,6 @@ class RugbyChampionSoloState(GameState):
     def load_state_dict(self, data: dict) -> None:
         for name in self._FIELDS:
             setattr(self, name, _copy(data[name]))
-        if isinstance(self.last, dict) and "winner" in self.last and self.last["winner"] is not None:
-            self.last["winner"] = int(self.last["winner"])
 
     def describe_action(self, action: str) -> str:
         parts = action.split()

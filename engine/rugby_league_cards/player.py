@@ -11,7 +11,7 @@ time any score wins, so the same table is built with that end.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from engine.players import Player, register_aware_player
 from engine.rugby_league_cards.rules import (
@@ -80,7 +80,7 @@ def drop_goal(sets_left: int, margin: int, progress: int, golden: bool) -> float
             + (1 - success) * _after_set(sets_left - 1, margin, False, 2, golden))
 
 
-@lru_cache(maxsize=None)
+@cache
 def win_chance(sets_left: int, margin: int, progress: int, lost: int, golden: bool) -> float:
     """Chance that the side in possession wins, before a tackle, playing the best option."""
     value = play_on(sets_left, margin, progress, lost, golden)
@@ -125,7 +125,8 @@ class RugbyLeagueAwarePlayer(Player):
         progress = view["progress"]
         if DROP_GOAL in legal:
             lost = view["tackles_lost"]
-            if drop_goal(sets_left, margin, progress, golden) > play_on(sets_left, margin, progress, lost, golden) + 1e-9:
+            dropping = drop_goal(sets_left, margin, progress, golden)
+            if dropping > play_on(sets_left, margin, progress, lost, golden) + 1e-9:
                 return DROP_GOAL
             return legal[0]
         values = penalty_values(sets_left, margin, progress, golden)

@@ -96,6 +96,13 @@ def wins_needed_for_goal(progress: int) -> int:
     return TRY - progress  # opp 1-space (6) -> 1, 2-space (5) -> 2, 3-space (4) -> 3
 
 
+def _draws_data(first: int, draws: list[tuple[int, int]]) -> list[list[str]]:
+    """Tie-break draws as [home card, away card] name pairs (``first`` is the side that drew first)."""
+    if first == HOME:
+        return [[CARD_NAMES[a], CARD_NAMES[b]] for a, b in draws]
+    return [[CARD_NAMES[b], CARD_NAMES[a]] for a, b in draws]
+
+
 SPEC = RuleSetSpec(
     id="rugby-league-cards",
     name="Rugby League (52-card deck)",
@@ -126,13 +133,14 @@ class RugbyLeagueCardsState(GameState):
         self.pile = list(DECK)
         self.discards: list[int] = []
         self.table: list[int] = []  # the last round's cards, (home, away) pairs in the order played
+        self.revealed: list[int] = []  # the same, kept for the views after the table is cleared by a deal
         self.hands: list[list[int]] = [[], []]  # face-down rows; -1 marks a position already played
         self.pending = [-1, -1]  # position index each seat has chosen this round (-1: not yet)
         self.last_rank = [-1, -1]  # rank of the last card each seat put down in open play (penalty rule)
         self.score = [0, 0]
         self.tries = [0, 0]
         self.stats = {k: [0, 0] for k in ("conversions", "penalty_goals", "drop_goals", "penalties_conceded",
-                                          "tackles_won", "sets")}
+                                          "tackles_won", "sets_attacked")}
         self.phase = TACKLE
         self.period = 0  # 0 first half, 1 second half, 2+ extra-time halves
         self.sets_done = 0
@@ -199,7 +207,7 @@ class RugbyLeagueCardsState(GameState):
     # ---- protocol ---------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase == TACKLE or phase == CONTEST:
+        if phase in (TACKLE, CONTEST):
             pending = self.pending
             if pending[0] < 0:
                 return BOTH if pending[1] < 0 else ALONE[HOME]
@@ -210,7 +218,7 @@ class RugbyLeagueCardsState(GameState):
 
     def legal_actions(self, seat: int) -> list[str]:
         phase = self.phase
-        if phase == TACKLE or phase == CONTEST:
+        if phase in (TACKLE, CONTEST):
             if seat not in (0, 1) or self.pending[seat] >= 0:
                 return []
             row = self.hands[seat]
@@ -281,7 +289,8 @@ class RugbyLeagueCardsState(GameState):
             last[att] = a_rank
             last[dfn] = d_rank
             if a_pen != d_pen:
-                self._award_penalty(dfn if a_pen else att, a_card, d_card, draws)
+                self.revealed = list(self.table)
+                self._award_penalty(dfn if a_pen else att, cards, draws)
                 return
             if a_pen:
                 # I6: both sides repeat a rank in the same round: the penalties cancel out.
@@ -296,6 +305,7 @@ class RugbyLeagueCardsState(GameState):
             else:
                 self.table += (d_card, a_card)
             draws.append((a_card, d_card))
+        self.revealed = list(self.table)
         ball = self.ball
         progress = ball if att == HOME else TRY - ball
         won = a_rank > d_rank
@@ -304,7 +314,7 @@ class RugbyLeagueCardsState(GameState):
         played = self._played_text(att, cards, draws) if draws else f"home {home_name} v away {away_name}"
         head = f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: {played}. " \
                f"The {SEAT_NAMES[att]} team"
-        drawn = [[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws] if draws else []
+        drawn = _draws_data(att, draws) if draws else []
         if won:
             self.stats["tackles_won"][att] += 1
         else:
@@ -344,23 +354,24 @@ class RugbyLeagueCardsState(GameState):
         return text
 
     # ---- penalties --------------------------------------------------------------
-    def _award_penalty(self, to: int, a_card: int, d_card: int, draws: list) -> None:
+    def _award_penalty(self, to: int, cards: tuple[int, int], draws: list) -> None:
         offender = 1 - to
         self.stats["penalties_conceded"][offender] += 1
         att = self.attacker
-        cards = self.table[:2]
         # I3: the penalised round is not a completed tackle: the ball does not move (the book's
         # worked example kicks for touch from Home 3, where the penalty was given).
         self.phase = PENALTY
         self.awarded = to
         # I4: the side awarded the penalty takes (or keeps) possession.
         self.attacker = to
+        tackle_no = self.tackle_no
         self.emit("penalty", offender,
-                  f"{self._played_text(att, (cards[0], cards[1]), draws)}. PENALTY: the {SEAT_NAMES[offender]} "
+                  f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: "
+                  f"{self._played_text(att, cards, draws)}. PENALTY: the {SEAT_NAMES[offender]} "
                   f"team play the same rank twice in a row; penalty to the {SEAT_NAMES[to]} team at "
                   f"{POSITION_LABELS[self.ball]}.",
                   home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
-                  draws=[[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws], awarded=SEAT_NAMES[to], ball=self.ball)
+                  draws=_draws_data(att, draws), awarded=SEAT_NAMES[to], ball=self.ball)
 
     def _penalty_option(self, seat: int, action: str) -> None:
         progress = self._progress()
@@ -387,7 +398,7 @@ class RugbyLeagueCardsState(GameState):
         self.score[scorer] += 4
         self.tries[scorer] += 1
         self.sets_done += 1
-        self.stats["sets"][scorer] += 1
+        self.stats["sets_attacked"][scorer] += 1
         self.emit("try", scorer, f"TRY to the {SEAT_NAMES[scorer]} team! {self._score_text()}.",
                   points=4, score=list(self.score))
         if self.period >= 2:
@@ -428,6 +439,7 @@ class RugbyLeagueCardsState(GameState):
             o_card = self._draw()
             self.table += (k_card, o_card) if kicker == HOME else (o_card, k_card)
             draws.append((k_card, o_card))
+        self.revealed = list(self.table)
         contest[4] += 1
         won = k_card >> 2 > o_card >> 2
         if won:
@@ -437,7 +449,7 @@ class RugbyLeagueCardsState(GameState):
                   f"{self._played_text(kicker, cards, draws)}; "
                   f"{'the kicker wins' if won else 'the defence wins'} ({wins} of {need} needed).",
                   home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
-                  draws=[[CARD_NAMES[a], CARD_NAMES[d]] for a, d in draws], kicker_won=won)
+                  draws=_draws_data(kicker, draws), kicker_won=won)
         # I10: the kick is decided as soon as the result cannot change.
         if wins >= need:
             self._kick_result(True)
@@ -462,7 +474,7 @@ class RugbyLeagueCardsState(GameState):
                 self.score[kicker] += 2
                 self.stats["penalty_goals"][kicker] += 1
                 self.sets_done += 1
-                self.stats["sets"][kicker] += 1
+                self.stats["sets_attacked"][kicker] += 1
                 self.emit("penalty-goal", kicker, f"PENALTY GOAL to the {name} team. {self._score_text()}.",
                           success=True, points=2, score=list(self.score))
                 if self.period >= 2:
@@ -478,7 +490,7 @@ class RugbyLeagueCardsState(GameState):
                 self._new_set(kicker, 2)
         else:
             self.sets_done += 1
-            self.stats["sets"][kicker] += 1
+            self.stats["sets_attacked"][kicker] += 1
             if success:
                 self.score[kicker] += 1
                 self.stats["drop_goals"][kicker] += 1
@@ -507,7 +519,7 @@ class RugbyLeagueCardsState(GameState):
     def _set_over(self, next_attacker: int, progress: int, *, reset_memory: bool) -> None:
         """A set ended without points (two tackles lost): tick the clock and carry on."""
         self.sets_done += 1
-        self.stats["sets"][1 - next_attacker] += 1
+        self.stats["sets_attacked"][1 - next_attacker] += 1
         self._restart(next_attacker, progress, reset_memory=reset_memory)
 
     def _restart(self, attacker: int, progress: int, *, reset_memory: bool = True) -> None:
@@ -567,16 +579,26 @@ class RugbyLeagueCardsState(GameState):
         return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]), stats=stats)
 
     def view(self, seat: int | None) -> dict:
-        """What ``seat`` may see: no face-down card identity (not even its own: the choice is blind)
-        and never the other seat's pending choice."""
+        """What ``seat`` may see (``None``: a spectator), as JSON-able data.
+
+        No face-down card is ever named, not even to its owner (the choice is blind), and the
+        other seat's pending choice never appears. Keys: ``phase`` (tackle, penalty, contest,
+        over), ``to_act`` and ``legal_actions``, ``attacker``, ``ball`` (0-7) with ``ball_label``
+        and ``progress`` (from the attack's side, 1-6, 7 a try), ``score``, ``tries``,
+        ``tackles_lost``, ``tackle``, ``set`` / ``sets_played``, ``period`` (0, 1, 2+ extra time),
+        ``rows`` (per seat, True where a face-down card remains), ``your_choice`` (this seat's own
+        pending position), ``last_round`` (the cards turned over last, tie-break draws included),
+        ``previous_rank`` (the rank a repeat of which concedes a penalty), ``pile``, ``discards``,
+        ``contest`` (a kick at goal in progress) and ``penalty_to``.
+        """
         contest = None
         if self.contest is not None:
             kind, kicker, need, wins, rounds, _progress = self.contest
             contest = {"kind": kind, "kicker": SEAT_NAMES[kicker], "wins_needed": need, "wins": wins,
                        "rounds": rounds}
-        table = self.table
-        last_round = [{"home": CARD_NAMES[table[i]], "away": CARD_NAMES[table[i + 1]]}
-                      for i in range(0, len(table), 2)]
+        shown = self.revealed
+        last_round = [{"home": CARD_NAMES[shown[i]], "away": CARD_NAMES[shown[i + 1]]}
+                      for i in range(0, len(shown), 2)]
         own_choice = None
         if seat in (HOME, AWAY) and self.pending[seat] >= 0:
             own_choice = self.pending[seat] + 1
@@ -622,7 +644,7 @@ class RugbyLeagueCardsState(GameState):
         }.get(action, action)
 
     # ---- serialisation ----------------------------------------------------------
-    _FIELDS = ("pile", "discards", "table", "hands", "pending", "last_rank", "score", "tries", "stats", "phase",
+    _FIELDS = ("pile", "discards", "table", "revealed", "hands", "pending", "last_rank", "score", "tries", "stats", "phase",
                "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded", "contest")
 
     def state_dict(self) -> dict:

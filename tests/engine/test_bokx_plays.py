@@ -94,6 +94,8 @@ def test_kick_downfield_then_the_catch_is_fumbled_and_the_kicker_regains():
     assert g.phase == "side" and g.ctx["land"] == 14
     g.apply(0, "right")
     calling(g, 0, (9, 14))
+    # "option of continue running or change the play" (booklet 2.1.2), as after a missed tackle
+    assert g.legal_actions(0) == ["backs", "forwards", "kick", "run_on"]
 
 
 def test_kick_from_own_22_directly_into_touch_gains_the_ground():

@@ -231,3 +231,27 @@ def test_decks_are_shuffled_again_at_half_time():
     g.apply(0, "backs")
     g.apply(0, "left")
     assert g.period == 2 and g.decks["scrum"] == order  # the second-half scrum (a 4) drew no card
+
+
+def test_penalty_is_still_taken_after_time_is_up():
+    g = game([5], ball=(7, 10), phase="penalty", secs=2500)
+    g.apply(0, "scrum")  # a scrum chosen from a penalty is played; the half goes on
+    assert g.period == 1
+    calling(g, 0, (7, 10))
+
+
+# ---- sides and commentary ---------------------------------------------------------------------------
+def test_left_and_right_are_as_the_side_in_possession_faces():
+    g = game([4, 2, 1, 5, 2, 1, 5], ball=(8, 11), poss=1)
+    g.apply(1, "backs")
+    g.apply(1, "right")  # away face row 0: their right is towards column 0
+    calling(g, 1, (6, 10))
+
+
+@pytest.mark.parametrize(("side", "wing"), [("left", "left wing (11)"), ("right", "right wing (14)")])
+def test_commentary_names_the_wing_by_side(side, wing):
+    g = game([4, 6, 1, 2, 5, 2, 1, 5], ball=(7, 10))
+    g.apply(0, "backs")
+    g.apply(0, side)
+    assert g.carrier == wing
+    assert any(wing in e.text for e in g.events if e.kind == "carry")

@@ -65,6 +65,7 @@ def test_book_worked_example():
     tackle(state, 3)  # JC v QS: away play a queen twice running
     assert state.view(0)["phase"] == "penalty" and state.awarded == 0
     assert state.ball == HOME3, "the penalised round does not carry the ball"
+    assert state.sets_done == 0, "a penalty does not end the set"
     assert state.legal_actions(0) == ["kick-for-touch", "tap-and-run"]
     state.apply(0, "kick-for-touch")
     assert state.ball == AWAY2 and state.lost == 0
@@ -74,6 +75,7 @@ def test_book_worked_example():
     assert state.ball == AWAY1 and state.lost == 1
     tackle(state, 2)  # 10S v JD: second lost tackle
     assert "END OF SET" in texts(state)[-1]
+    assert state.view(1)["last_round"] == [{"home": "10S", "away": "JD"}], "the cards stay shown after the deal"
     assert state.ball == AWAY1, "already on the defence's 1-space: the kick does not move it"
     assert state.attacker == 1 and state.lost == 0 and state.sets_done == 1
     assert state._progress() == 1, "the away team attack from their own 1-space"
@@ -154,6 +156,31 @@ def test_both_sides_repeat_penalties_cancel():
     assert state.attacker == 1 and state.sets_done == 1
 
 
+def test_restart_after_a_kick_forgets_the_previous_rank():
+    # I5b: home's last open-play card before the drop goal was a jack; after the restart a jack is fine.
+    deck = (Deck().deal(home="3S 5S 7S 9S JS", away="2C 4C 6C 8C 10C").kick(home="AH", away="2H")
+            .deal(home="JD", away="QD"))
+    state = deck.game()
+    for n in range(1, 6):
+        tackle(state, n)
+    state.apply(0, "drop-goal")
+    tackle(state, 1)
+    assert state.score == [1, 0] and state.ball == HOME1
+    tackle(state, 1)
+    assert state.view(0)["phase"] == "tackle" and state.stats["penalties_conceded"] == [0, 0]
+
+
+def test_no_penalty_in_a_kick_at_goal():
+    # I7: the kicker turns over two aces in a row in a conversion: no penalty, the conversion is good.
+    deck = Deck().deal(home="3S 5S 7S 9S JS 2D", away="2C 4C 6C 8C 10C QC").kick(home="AH AD", away="3H KH")
+    state = deck.game()
+    for n in range(1, 7):
+        tackle(state, n)
+    tackle(state, 1)
+    tackle(state, 2)
+    assert state.score == [6, 0] and state.stats["penalties_conceded"] == [0, 0]
+
+
 def test_kick_for_touch_only_in_own_half_and_goal_only_in_opponents_half():
     state = Deck().deal(home="9H 8H 9D", away="2C 3C 4C").deal().game()
     tackle(state, 1)
@@ -184,6 +211,7 @@ def test_tie_broken_by_repeated_draws():
     assert state.view(0)["last_round"] == [{"home": "5S", "away": "5H"}, {"home": "9S", "away": "9H"},
                                            {"home": "KD", "away": "2C"}]
     assert state.chance.position == 12 + 4
+    assert state.events[-1].data["draws"] == [["9S", "9H"], ["KD", "2C"]]
 
 
 def test_tie_break_draws_compare_ranks_only():
@@ -491,6 +519,17 @@ def test_pile_is_refilled_from_the_discards():
     assert event.data["cards"] > 0
     assert len(state.pile) + len(state.discards) + len(state.table) + sum(
         1 for row in state.hands for c in row if c >= 0) == 52
+
+
+def test_pile_refill_uses_tied_cards_as_a_last_resort():
+    # I11, the extreme case: pile and discards empty, only tied cards on the table.
+    state = new_game("rugby-league-cards", seed=1)
+    state.table = state.discards + state.pile
+    state.pile, state.discards = [], []
+    table = list(state.table)
+    card = state._draw()
+    assert card in table and state.table == [] and sorted(state.pile + [card]) == sorted(table)
+    assert state.events[-1].kind == "reshuffle"
 
 
 def test_scripted_deck_refuses_impossible_cards():

@@ -68,6 +68,8 @@ def test_random_matches_keep_every_invariant_and_end(seed, options, rnd):
         stats = outcome.stats[seat]
         assert state.score[seat] == (4 * state.tries[seat] + 2 * stats["conversions"]
                                      + 2 * stats["penalty_goals"] + stats["drop_goals"])
+    assert sum(outcome.stats[s]["sets_attacked"] for s in (0, 1)) == state.sets_done
+    assert state.sets_done >= 2 * options["sets_per_half"]
     replayed = replay("rugby-league-cards", seed=seed, options=options, actions=state.history)
     assert replayed.to_dict() == state.to_dict()
 

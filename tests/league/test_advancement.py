@@ -26,8 +26,8 @@ def codes(fixture):
 
 def win(fixture, *, home=True, **extra):
     """Record a clear win (24-10, 3 tries to 1) for the home or away side."""
-    scores = dict(home_score=24, away_score=10, home_tries=3, away_tries=1) if home else \
-        dict(home_score=10, away_score=24, home_tries=1, away_tries=3)
+    scores = {"home_score": 24, "away_score": 10, "home_tries": 3, "away_tries": 1} if home else \
+        {"home_score": 10, "away_score": 24, "home_tries": 1, "away_tries": 3}
     return services.result_record(fixture=fixture, **scores, **extra)
 
 

@@ -144,7 +144,10 @@ def test_team_page(client, rwc_played, django_assert_max_num_queries):
     with django_assert_max_num_queries(10):
         html = page(client, reverse("league:team", args=["rwc", "fra"]))
     assert "France" in html and "Position" in html
-    assert html.count('<li class="fixture') == 4
+    from django.db.models import Q
+
+    france = Q(home__team__code="FRA") | Q(away__team__code="FRA")
+    assert html.count('<li class="fixture') == rwc_played.fixtures.filter(france).count() >= 4
     page(client, reverse("league:team", args=["rwc", "XXX"]), status=404)
 
 

@@ -1,0 +1,258 @@
+"""The site in a real browser (Playwright + Debian's Chromium).
+
+An organiser runs a Rugby World Cup 2023 tournament through the pages only:
+signs up, creates it, adds the 20 nations, draws the pools, generates the
+fixtures, enters the pool results (CSV import plus one by hand; simulation
+comes with the Celery issue), enters a quarter-final by hand and publishes.
+A visitor on a 360 x 740 phone then sees the right tables and bracket.
+Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def shot(page, name: str, **kwargs) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True, **kwargs)
+
+
+def pool_score(home, away) -> tuple[int, int, int, int]:
+    """The better-ranked nation wins 31-10 (four tries to one): a deterministic, valid rugby score."""
+    if home.team.world_ranking < away.team.world_ranking:
+        return 31, 10, 4, 1
+    return 10, 31, 1, 4
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_server):
+    from league.models import Fixture, Tournament
+    from league.selectors import tournament_standings
+
+    base = live_server.url
+    organiser = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = organiser.new_page()
+    page.set_default_timeout(15000)
+
+    # Sign up (username and password only) and land on "new tournament".
+    page.goto(f"{base}/signup/")
+    page.get_by_label("Username").fill("teacher")
+    page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
+    page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url("**/new/")
+
+    # Create step by step: Rugby World Cup 2023 format, World Rugby points.
+    page.get_by_label("Name", exact=True).fill("School World Cup")
+    page.get_by_label("Web address (slug)").fill("school-wc")
+    page.get_by_label("Format").select_option("rwc2023")
+    page.get_by_label("Points system").select_option("world_rugby")
+    shot(page, "01-new-tournament")
+    page.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url("**/t/school-wc/manage/")
+
+    # The 20 nations in one click.
+    page.get_by_role("link", name="Teams", exact=True).first.click()
+    page.get_by_role("button", name="Add the 20 nations").click()
+    page.get_by_text("20 nations added").wait_for()
+    shot(page, "02-teams")
+
+    # Seeded draw with a chosen seed, shown afterwards.
+    page.get_by_role("navigation", name="Organiser").get_by_role("link", name="Draw").click()
+    page.get_by_label("Method").select_option("seeded")
+    page.get_by_label("Number of pools").fill("4")
+    page.get_by_label("Random seed").fill("2023")
+    page.get_by_role("button", name="Draw the pools").click()
+    page.locator("#draw-seed").wait_for()
+    assert "2023" in page.locator("#draw-seed").inner_text()
+    shot(page, "03-draw")
+
+    # Fixtures with dates, times and venues.
+    page.get_by_role("navigation", name="Organiser").get_by_role("link", name="Fixtures").click()
+    page.get_by_label("First day").fill("2026-09-08")
+    page.get_by_label("First kick-off").fill("15:00")
+    page.get_by_label("Venues or tables, separated by commas").fill("Main field, Back field, Hall")
+    page.get_by_role("button", name="Generate fixtures").click()
+    page.wait_for_url("**/manage/results/")
+    tournament = Tournament.objects.get(slug="school-wc")
+    pool_fixtures = list(Fixture.objects.filter(tournament=tournament, stage="pool")
+                         .select_related("home__team", "away__team", "pool").order_by("pk"))
+    assert len(pool_fixtures) == 40
+    assert Fixture.objects.filter(tournament=tournament, stage="knockout").count() == 8
+
+    # Publish the draw and fixtures before the first match.
+    page.goto(f"{base}/t/school-wc/manage/")
+    page.get_by_role("button", name="Publish").click()
+    page.get_by_text("The tournament is published").wait_for()
+
+    # One pool result by hand, with a validation error first (3 points cannot hold 2 tries).
+    first = pool_fixtures[0]
+    page.goto(f"{base}/t/school-wc/manage/results/{first.pk}/")
+    page.get_by_label("Home score").fill("3")
+    page.get_by_label("Away score").fill("0")
+    page.get_by_label("Home tries").fill("2")
+    page.get_by_role("button", name="Save the result").click()
+    page.get_by_role("alert").first.wait_for()
+    shot(page, "04-result-error")
+    hs, as_, ht, at = pool_score(first.home, first.away)
+    page.get_by_label("Home score").fill(str(hs))
+    page.get_by_label("Away score").fill(str(as_))
+    page.get_by_label("Home tries").fill(str(ht))
+    page.get_by_label("Away tries").fill(str(at))
+    page.get_by_role("button", name="Save the result").click()
+    page.get_by_text("Result saved").wait_for()
+
+    # The other 39 pool results from a CSV file through the import page.
+    lines = ["pool,round,date,home,away,home_score,away_score,home_tries,away_tries"]
+    for f in pool_fixtures[1:]:
+        hs, as_, ht, at = pool_score(f.home, f.away)
+        lines.append(f"{f.pool.name},{f.round_number},,{f.home.team.code},{f.away.team.code},{hs},{as_},{ht},{at}")
+    csv_path = ARTIFACTS / "site-pool-results.csv"
+    ARTIFACTS.mkdir(exist_ok=True)
+    csv_path.write_text("\n".join(lines) + "\n")
+    page.goto(f"{base}/t/school-wc/manage/results/import/")
+    page.get_by_label("CSV file").set_input_files(str(csv_path))
+    page.get_by_role("button", name="Import").click()
+    page.get_by_text("Results imported: 39 new").wait_for()
+
+    # The quarter-finals are filled; QF1 by hand: an upset, the away side wins 23-20.
+    qf1 = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="QF1")
+    assert qf1.home_id and qf1.away_id
+    page.get_by_role("link", name=f"Enter {qf1.home.team.code} v {qf1.away.team.code}").click()
+    page.get_by_label("Home score").fill("20")
+    page.get_by_label("Away score").fill("23")
+    page.get_by_label("Home tries").fill("2")
+    page.get_by_label("Away tries").fill("2")
+    shot(page, "05-quarter-final")
+    page.get_by_role("button", name="Save the result").click()
+    page.get_by_text("Result saved").wait_for()
+
+    page.goto(f"{base}/t/school-wc/manage/")
+    shot(page, "06-manage")
+    organiser.close()
+
+    # A visitor on a phone.
+    visitor = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    phone = visitor.new_page()
+    phone.goto(f"{base}/")
+    phone.get_by_role("link", name="School World Cup").click()
+    phone.get_by_role("heading", name="Pool tables").wait_for()
+    shot(phone, "07-phone-tournament")
+    assert no_sideways_scroll(phone)
+
+    expected = tournament_standings(tournament)
+    assert len(expected) == 4
+    for pool, rows in expected:
+        table = phone.get_by_role("table", name=f"Pool {pool.name}")
+        codes = table.locator("tbody th .code").all_inner_texts()
+        assert codes == [r.team_code for r in rows]
+        points = table.locator("tbody td.pts").all_inner_texts()
+        assert [int(p) for p in points] == [r.points for r in rows]
+        # Every team played four matches and each won match gave 5 points (win + try bonus).
+        assert all(r.played == 4 for r in rows)
+
+    bracket = phone.get_by_role("region", name="Knockout bracket")
+    bracket.scroll_into_view_if_needed()
+    bracket.screenshot(path=str(ARTIFACTS / "site-08-phone-bracket.png"))
+    qf1.refresh_from_db()
+    sf1 = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="SF1")
+    assert sf1.home_id == qf1.away_id  # QF1's winner went through to SF1
+    sf1_box = bracket.locator('li.bracket-match:has(span.code:text-is("SF1"))')
+    assert qf1.away.team.code in sf1_box.inner_text()
+    qf1_box = bracket.locator('li.bracket-match:has(span.code:text-is("QF1"))')
+    assert "23" in qf1_box.inner_text() and "20" in qf1_box.inner_text()
+
+    # The team page and the match page on the phone.
+    phone.goto(f"{base}/t/school-wc/teams/{qf1.away.team.code}/")
+    shot(phone, "09-phone-team")
+    assert no_sideways_scroll(phone)
+    phone.goto(f"{base}/t/school-wc/matches/{qf1.pk}/")
+    assert "23" in phone.locator("h1").inner_text()
+    shot(phone, "10-phone-match")
+    visitor.close()
+
+
+def test_pages_have_no_serious_accessibility_violations(browser, live_server, django_user_model):
+    from axe_playwright_python.sync_playwright import Axe
+
+    from league import services
+    from league.models import Fixture
+    from league.presets import preset_run
+
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    tournament = preset_run("rwc2023", name="RWC 2023", slug="rwc", user=user)
+    first = tournament.fixtures.filter(stage="pool").order_by("pk").first()
+    for f in tournament.fixtures.filter(stage="pool").select_related("home__team", "away__team"):
+        hs, as_, ht, at = pool_score(f.home, f.away)
+        services.result_record(fixture=f, home_score=hs, away_score=as_, home_tries=ht, away_tries=at, user=user)
+    qf = Fixture.objects.get(tournament=tournament, code="QF1")
+
+    axe = Axe()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    base = live_server.url
+    public = ["/", "/t/rwc/", "/t/rwc/?by=day", "/t/rwc/teams/FRA/", f"/t/rwc/matches/{first.pk}/",
+              "/accounts/login/", "/signup/", "/t/rwc/print/fixtures/"]
+    page.goto(f"{base}/accounts/login/")
+    failures = {}
+
+    def check(path):
+        page.goto(base + path)
+        violations = axe.run(page).response["violations"]
+        bad = [(v["id"], v["impact"], len(v["nodes"])) for v in violations if v["impact"] in ("serious", "critical")]
+        if bad:
+            failures[path] = bad
+
+    for path in public:
+        check(path)
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill("org")
+    page.get_by_label("Password").fill("pw-organiser-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")
+    for path in ["/new/", "/t/rwc/manage/", "/t/rwc/manage/teams/", "/t/rwc/manage/draw/",
+                 "/t/rwc/manage/fixtures/", "/t/rwc/manage/players/", "/t/rwc/manage/results/",
+                 f"/t/rwc/manage/results/{qf.pk}/"]:
+        check(path)
+    # A form with errors must stay accessible too.
+    page.goto(f"{base}/t/rwc/manage/results/{qf.pk}/")
+    page.get_by_label("Home score").fill("3")
+    page.get_by_label("Away score").fill("0")
+    page.get_by_label("Home tries").fill("2")
+    page.get_by_role("button", name="Save the result").click()
+    violations = axe.run(page).response["violations"]
+    bad = [(v["id"], v["impact"]) for v in violations if v["impact"] in ("serious", "critical")]
+    if bad:
+        failures["result form with errors"] = bad
+    context.close()
+    assert failures == {}
