@@ -27,6 +27,7 @@ import contextvars
 from collections.abc import Iterator
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 
@@ -157,21 +158,21 @@ def _topological(knockouts: list[Fixture]) -> list[Fixture]:
     return ordered
 
 
-def pool_placings(tournament: Tournament, fixtures: list[Fixture]) -> dict[str, list[int]]:
-    """Entry ids in finishing order for every *complete* pool (all its fixtures decided or cancelled)."""
+def pool_placings(tournament: Tournament) -> dict[str, list[int]]:
+    """Entry ids in finishing order for every *complete* pool (all its fixtures decided or cancelled).
+
+    Two queries to find the complete pools, three more for their tables when there are any.
+    """
     from league.selectors import tournament_standings
 
-    open_pools: set[int] = set()
-    has_fixture: set[int] = set()
-    for f in fixtures:
-        if f.stage == Fixture.Stage.POOL and f.pool_id is not None and f.status != Fixture.Status.CANCELLED:
-            has_fixture.add(f.pool_id)
-            if _result_of(f) is None:
-                open_pools.add(f.pool_id)
-    if not has_fixture - open_pools:
+    counts = (Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL, pool__isnull=False)
+              .exclude(status=Fixture.Status.CANCELLED).values("pool_id")
+              .annotate(total=Count("id"), decided=Count("result")))
+    complete = {row["pool_id"] for row in counts if row["total"] and row["total"] == row["decided"]}
+    if not complete:
         return {}
     return {pool.name: [row.entry_id for row in rows] for pool, rows in tournament_standings(tournament)
-            if pool.pk in has_fixture and pool.pk not in open_pools}
+            if pool.pk in complete}
 
 
 def rederive(tournament: Tournament, *, user=None) -> list[str]:
@@ -181,15 +182,15 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
     alter, unless resets are allowed (then its result is deleted and it is
     filled again, and so on downstream).
     """
-    fixtures = list(Fixture.objects.filter(tournament=tournament).select_related("result", "home__team",
-                                                                                   "away__team"))
-    knockouts = [f for f in fixtures if f.stage == Fixture.Stage.KNOCKOUT]
+    # Only the knockout fixtures are loaded: a 200-team league's results stay cheap to record.
+    knockouts = list(Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
+                     .select_related("result", "home__team", "away__team"))
     if not knockouts:
         return []
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("team")}
     by_seed = {e.seed: e.pk for e in entries.values() if e.seed is not None}
-    placings = pool_placings(tournament, fixtures) if any("pool:" in (f.home_source + f.away_source)
-                                                           for f in knockouts) else {}
+    placings = pool_placings(tournament) if any("pool:" in (f.home_source + f.away_source)
+                                                for f in knockouts) else {}
     outcomes: dict[str, tuple[int, int] | None] = {}
     changed: list[str] = []
     reset = _RESETS_ALLOWED.get()

@@ -215,7 +215,7 @@ class ResultForm(forms.Form):
     away_score = forms.IntegerField(label=_("Away score"), min_value=0, max_value=999)
     home_tries = forms.IntegerField(label=_("Home tries"), min_value=0, max_value=199, initial=0)
     away_tries = forms.IntegerField(label=_("Away tries"), min_value=0, max_value=199, initial=0)
-    kind = forms.ChoiceField(label=_("Kind"), choices=Result.Kind.choices, initial=Result.Kind.PLAYED)
+    kind = forms.ChoiceField(label=_("Result type"), choices=Result.Kind.choices, initial=Result.Kind.PLAYED)
     winner = forms.ChoiceField(label=_("Who went through (knockout draw only)"), required=False)
     decided_by = forms.ChoiceField(label=_("Decided by"), choices=Result.DecidedBy.choices, required=False)
     reason = forms.CharField(label=_("Reason for a correction"), max_length=200, required=False)

@@ -51,6 +51,13 @@ def _error_messages(exc: Exception) -> list[str]:
 
 
 def _form_error(form, exc: Exception) -> None:
+    """Show a service's error on the form: next to the field it names when the form has that field."""
+    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            target = field if field in form.fields else None
+            for error in errors:
+                form.add_error(target, error.messages[0] if hasattr(error, "messages") else str(error))
+        return
     for message in _error_messages(exc):
         form.add_error(None, message)
 

@@ -170,3 +170,83 @@ class MatchAction(models.Model):
 
     def __str__(self):
         return f"{self.match_id}#{self.ply} {('home', 'away')[self.seat]}: {self.action}"
+
+
+class SimulationRun(models.Model):
+    """A simulation of a tournament's fixtures by computer players (issue 8): its seed, scope and progress.
+
+    ``total`` is the number of fixtures in the scope when the run started; ``done`` how many of them have a
+    result now (kept up to date by the workers, never decreasing). The fixtures' results themselves are the
+    truth: a run that is resumed after a crash just carries on from them.
+    """
+
+    class Stage(models.TextChoices):
+        POOLS = "pools", _("Pool matches")
+        KNOCKOUT = "knockout", _("Knockout matches")
+        ALL = "all", _("Everything")
+        FIXTURE = "fixture", _("One fixture")
+        ROUND = "round", _("One round")
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        FAILED = "failed", _("Failed")
+
+    tournament = models.ForeignKey("league.Tournament", on_delete=models.CASCADE, related_name="simulation_runs")
+    seed = models.BigIntegerField(_("seed"))
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.ALL)
+    # The fixture (stage "fixture") or round number (stage "round") when the scope is narrower than a stage.
+    fixture = models.ForeignKey("league.Fixture", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self):
+        return f"simulation {self.pk} of {self.tournament_id} ({self.stage}, {self.done}/{self.total})"
+
+
+class ScoreModel(models.Model):
+    """Results of many engine matches between computer players of a rule set: the odds' score model.
+
+    ``samples`` is a list of ``[home_points, home_tries, away_points, away_tries]``, one per match played by
+    the engine with players of ``home_level`` and ``away_level`` (an empirical joint distribution).
+    """
+
+    ruleset = models.CharField(max_length=40)
+    rules_version = models.CharField(max_length=20, blank=True)
+    home_level = models.CharField(max_length=10)
+    away_level = models.CharField(max_length=10)
+    samples = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ruleset", "rules_version", "home_level", "away_level"],
+                                               name="scoremodel_unique")]
+
+    def __str__(self):
+        return f"{self.ruleset} {self.home_level}/{self.away_level}: {len(self.samples)} matches"
+
+
+class QualificationOdds(models.Model):
+    """A tournament's latest qualification odds (``matches.odds``), computed at ``version`` of the tournament."""
+
+    tournament = models.OneToOneField("league.Tournament", on_delete=models.CASCADE, related_name="odds")
+    version = models.PositiveIntegerField(default=0)
+    runs = models.PositiveIntegerField(default=0)
+    model = models.CharField(max_length=80, blank=True)
+    data = models.JSONField(default=dict)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"odds of {self.tournament_id} at v{self.version} ({self.runs} runs)"

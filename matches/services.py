@@ -263,7 +263,7 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     """
     from league.models import Fixture, Result
 
-    fixture = Fixture.objects.select_for_update().select_related(
+    fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
         "tournament", "home__team", "away__team", "home__player", "away__player").get(pk=fixture.pk)
     existing = Match.objects.filter(fixture=fixture).first()
     if existing is not None:
@@ -319,7 +319,7 @@ def match_create_friendly(*, ruleset: str, user=None, home="me", away="open", op
 def _lock(match: Match) -> Match:
     # select_for_update serialises concurrent submissions on PostgreSQL (SQLite ignores it and
     # serialises writers itself); the unique (match, ply) constraint is the last guard either way.
-    return Match.objects.select_for_update().select_related("fixture").get(pk=match.pk)
+    return Match.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=match.pk)
 
 
 def match_submit_action(*, match: Match, seat: int, ply: int, action: str, user=None,

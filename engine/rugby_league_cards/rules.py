@@ -644,8 +644,8 @@ class RugbyLeagueCardsState(GameState):
         }.get(action, action)
 
     # ---- serialisation ----------------------------------------------------------
-    _FIELDS = ("pile", "discards", "table", "revealed", "hands", "pending", "last_rank", "score", "tries", "stats", "phase",
-               "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded", "contest")
+    _FIELDS = ("pile", "discards", "table", "revealed", "hands", "pending", "last_rank", "score", "tries", "stats",
+               "phase", "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded", "contest")
 
     def state_dict(self) -> dict:
         data = {}

@@ -217,12 +217,12 @@ def test_replay_and_round_trip_equal_live_play():
 
 def test_aware_player_beats_random():
     wins = 0
-    for seed in range(20):
+    for seed in range(12):
         seat = seed % 2
         players = {seat: make_player("seasons", "aware"), 1 - seat: RandomPlayer()}
         g = play_match(new_game("seasons", seed=seed), players)
         wins += g.outcome().winner == seat
-    assert wins >= 18
+    assert wins >= 11
 
 
 # ---- properties ---------------------------------------------------------------------------------
