@@ -3,11 +3,12 @@
     .venv/bin/python bench/engine.py [--games N] [--seconds S] [--winrate N] [--ruleset ID ...]
 
 For every registered rule set it plays whole matches between random players
-(the lean ``apply_unchecked`` path, and the checked ``apply`` path), counts the
-chance draws each match made (``state.chance.draws``), and times a floor that
-makes exactly those draws from a seeded source and nothing else -- the speed no
-engine can beat. The ratio engine time / floor time is the figure to watch: it
-does not depend on how busy the machine is. Times are CPU time of this process.
+(the lean ``apply_unchecked`` path, and the checked ``apply`` path), and times a
+floor that makes the same chance draws as those matches (``state.chance.draws``
+of them: the very same rolls, picks and shuffles, recorded in an untimed run)
+from the same seeded source and nothing else -- the speed no engine can beat.
+The ratio engine time / floor time is the figure to watch: it depends far less
+on how busy the machine is. Times are CPU time of this process.
 
 With ``--winrate N`` it also plays N seeded matches of the aware player against
 the random player (alternating home and away) and prints the aware side's win rate.
@@ -22,11 +23,46 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from engine.chance import SeededChance, derive_seed
+from engine.chance import Chance, SeededChance, derive_seed
 from engine.players import RandomPlayer, make_player, play_match
 from engine.registry import new_game, rulesets
 
-DECK = list(range(52))
+
+class RecordingChance(Chance):
+    """A seeded chance source that records each call's kind and size (for the floor)."""
+
+    def __init__(self, inner: SeededChance):
+        self.inner = inner
+        self.calls: list[tuple[str, int]] = []
+
+    @property
+    def draws(self) -> int:
+        return self.inner.draws
+
+    def roll(self, sides=6):
+        self.calls.append(("roll", sides))
+        return self.inner.roll(sides)
+
+    def pick(self, options):
+        self.calls.append(("pick", len(options)))
+        return self.inner.pick(options)
+
+    def shuffle(self, items):
+        self.calls.append(("shuffle", len(items)))
+        return self.inner.shuffle(items)
+
+    def to_dict(self):
+        return self.inner.to_dict()
+
+
+def record_draws(ruleset: str, seeds: int) -> list[tuple[int, list[tuple[str, int]]]]:
+    """The chance calls of the random-v-random matches with seeds 0..seeds-1 (untimed)."""
+    recorded = []
+    for seed in range(seeds):
+        chance = RecordingChance(SeededChance(derive_seed(seed, "chance")))
+        play_match(new_game(ruleset, seed=seed, chance=chance), {0: RandomPlayer(), 1: RandomPlayer()})
+        recorded.append((seed, chance.calls))
+    return recorded
 
 
 def run_matches(ruleset: str, games: int, seconds: float, checked: bool) -> dict:
@@ -45,14 +81,23 @@ def run_matches(ruleset: str, games: int, seconds: float, checked: bool) -> dict
     return {"games": len(draws), "seconds": elapsed, "draws": draws, "actions": actions}
 
 
-def run_floor(draws: list[tuple[int, int]]) -> float:
-    """CPU seconds to make the same number of seeded draws per match, with nothing else."""
+def run_floor(recorded: list[tuple[int, list[tuple[str, int]]]]) -> float:
+    """CPU seconds to make the same chance calls per match from the same seeded source, and nothing else."""
+    pools = {size: list(range(size)) for _seed, calls in recorded for kind, size in calls if kind != "roll"}
+    plans = [(seed, [(kind, size if kind == "roll" else pools[size]) for kind, size in calls])
+             for seed, calls in recorded]
     clock = time.process_time
     start = clock()
-    for seed, count in draws:
-        pick = SeededChance(derive_seed(seed, "chance")).pick
-        for _ in range(count):
-            pick(DECK)
+    for seed, plan in plans:
+        chance = SeededChance(derive_seed(seed, "chance"))
+        roll, pick, shuffle = chance.roll, chance.pick, chance.shuffle
+        for kind, arg in plan:
+            if kind == "pick":
+                pick(arg)
+            elif kind == "roll":
+                roll(arg)
+            else:
+                shuffle(arg)
     return clock() - start
 
 
@@ -86,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     for spec in specs:
         for checked in (False, True):
             run = run_matches(spec.id, args.games, args.seconds, checked)
-            floor = run_floor(run["draws"])
+            recorded = record_draws(spec.id, run["games"])
+            if sum(len(calls) for _seed, calls in recorded) != sum(count for _seed, count in run["draws"]):
+                print(f"warning: {spec.id} made different chance draws when recorded (not deterministic?)")
+            floor = run_floor(recorded)
             games = run["games"]
             total_draws = sum(count for _seed, count in run["draws"])
             rate = games / run["seconds"] if run["seconds"] else float("inf")

@@ -189,6 +189,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Workers on other machines: a broker message not acknowledged within this time (its worker died) goes to
+# another worker (Redis). Simulation tasks are idempotent and short, so a low value is safe.
+if CELERY_BROKER_URL.startswith("redis"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
+
+# Qualification odds (matches/odds.py): runs per computation, engine matches per score model, and the
+# debounce delay after a result before they are computed again.
+ODDS_RUNS = int(os.environ.get("ODDS_RUNS", "10000"))
+ODDS_MODEL_MATCHES = int(os.environ.get("ODDS_MODEL_MATCHES", "300"))
+ODDS_DELAY = float(os.environ.get("ODDS_DELAY", "3"))
+ODDS_AFTER_RESULT = env_bool("ODDS_AFTER_RESULT", True)
 
 # Production hardening: active whenever DEBUG is off.
 if not DEBUG:

@@ -217,6 +217,9 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
         want = (resolve(fixture.home_source, fixture.home_id), resolve(fixture.away_source, fixture.away_id))
         result = _result_of(fixture)
         if want != (fixture.home_id, fixture.away_id):
+            if result is None and fixture.status == Fixture.Status.LIVE:
+                raise ValidationError(f"This change would alter {_fixture_label(fixture, entries)}, which is being "
+                                      "played now: wait for its result.")
             if result is not None:
                 if not reset:
                     raise ValidationError(

@@ -20,33 +20,38 @@ from django.db.models import ProtectedError, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, permissions, status, viewsets
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from league import cache as league_cache
 from league import selectors, services
-from league.models import Entry, Pool, Result, Team, Tournament
+from league.models import Entry, Fixture, Pool, Result, Team, Tournament
 from league.permissions import (
     TournamentPermission,
     listed_tournaments,
     viewable_tournaments,
 )
 from league.serializers import (
+    BracketMatchSerializer,
     EntrySerializer,
     FixtureFilterSerializer,
     FixtureSerializer,
+    ImportSummarySerializer,
     PoolSerializer,
     PoolStandingsSerializer,
     ResultSerializer,
+    ResultsImportSerializer,
     ResultWriteSerializer,
     TeamFilterSerializer,
     TeamSerializer,
     TournamentFilterSerializer,
     TournamentScopeFilterSerializer,
     TournamentSerializer,
+    bracket_rounds,
 )
 
 
@@ -165,8 +170,29 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         return queryset
 
     def perform_create(self, serializer):
-        tournament = services.tournament_create(user=self.request.user, **serializer.validated_data)
+        data = dict(serializer.validated_data)
+        preset, teams, options = data.pop("preset", None), data.pop("teams", None), data.pop("preset_options", {})
+        if preset:
+            tournament = self._create_from_preset(preset, data, teams, options)
+        else:
+            if teams or options:
+                raise DRFValidationError({"preset": [_("Teams and preset options need a preset.")]})
+            tournament = services.tournament_create(user=self.request.user, **data)
         serializer.instance = Tournament.objects.prefetch_related("organisers").get(pk=tournament.pk)
+
+    def _create_from_preset(self, preset, data, teams, options):
+        from league.presets import preset_run
+
+        kwargs = {**options, **data, "user": self.request.user}
+        if teams is not None:
+            kwargs["teams"] = teams
+        if "double_round_robin" in kwargs:
+            kwargs["double"] = kwargs.pop("double_round_robin")
+        try:
+            return preset_run(preset, **kwargs)
+        except (TypeError, ValueError) as exc:
+            # A preset option of the wrong kind (the presets check most of them themselves): a 400, not a 500.
+            raise DRFValidationError({"preset_options": [str(exc)]})
 
     def perform_update(self, serializer):
         with transaction.atomic():
@@ -180,6 +206,32 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     def standings(self, request, slug=None):
         """The standings of every pool, in the league's JSON form."""
         return Response(selectors.tournament_standings_data(self.get_object()))
+
+    @extend_schema(request=ResultsImportSerializer, responses={200: ImportSummarySerializer},
+                   summary="Import results from CSV (organisers); any bad line refuses the whole file")
+    @action(detail=True, methods=["post"], url_path="results-import", pagination_class=None,
+            parser_classes=[MultiPartParser, FormParser, JSONParser])
+    def results_import(self, request, slug=None):
+        """Import ``pool,round,date,home,away,home_score,away_score,home_tries,away_tries`` rows.
+
+        Every invalid or unmatched row is reported as "Line N: ..." in a 400, and nothing is saved.
+        """
+        tournament = self.get_object()
+        serializer = ResultsImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        source = serializer.validated_data.get("file") or serializer.validated_data["csv"]
+        summary = services.results_import_csv(tournament=tournament, file=source, user=request.user)
+        return Response({"created": summary.created, "updated": summary.updated, "unchanged": summary.unchanged})
+
+    @extend_schema(responses=serializers.ListSerializer(child=BracketMatchSerializer(many=True)),
+                   summary="The knockout bracket: a list of rounds, each a list of matches")
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def bracket(self, request, slug=None):
+        """The knockout bracket as JSON (an empty list when the tournament has no knockout stage)."""
+        tournament = self.get_object()
+        fixtures = selectors.fixture_list(tournament=tournament, stage=Fixture.Stage.KNOCKOUT).order_by(
+            "bracket", "round_number", "slot", "code", "id")
+        return Response(bracket_rounds(fixtures))
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
@@ -261,7 +313,9 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
             queryset = queryset.filter(tournament__in=listed_tournaments(self.request.user))
         if params.get("pool"):
             pool = params["pool"].strip()
-            queryset = queryset.filter(pool_id=int(pool)) if pool.isdigit() else queryset.filter(pool__name=pool)
+            # An id when it is a number an id can be (a longer run of digits would overflow the column).
+            by_id = pool.isdigit() and len(pool) <= 18
+            queryset = queryset.filter(pool_id=int(pool)) if by_id else queryset.filter(pool__name=pool)
         return queryset.order_by("tournament_id", "stage", "round_number", "kickoff", "slot", "id")
 
     def perform_update(self, serializer):

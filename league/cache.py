@@ -1,14 +1,19 @@
 """Caching of the public pages.
 
-A crowd refreshing the standings at a prize-giving must not load the database:
-the expensive part of each public page (tables, fixtures, bracket) is rendered
-once and kept in the cache under a key that contains ``tournament.version``.
-``league.services.result_record`` bumps that version on every result change, and
-the organiser's pages call :func:`tournament_changed` after anything else that
-changes what visitors see (teams, draw, fixtures, withdrawals, settings), so a
-stale page is never served: a new version is simply a new key, and old entries
-expire by themselves. A cached page then costs one small query (the
-tournament's id and version) plus one cache read.
+A crowd refreshing the standings at a prize-giving must not load the database.
+
+* The expensive part of each public page (tables, fixtures, bracket) is rendered once and kept under a key
+  that contains ``tournament.version``. ``league.services.result_record`` (and every other write that changes
+  what visitors see: entries, draws, fixtures, withdrawals, settings) calls :func:`tournament_changed`, which
+  bumps that version: a new version is simply a new key, so a stale fragment is never served, and old
+  entries expire by themselves.
+* The tournament itself (its id, version, status...) is looked up by slug through the cache too, so a
+  cached page costs no query at all. That entry is dropped when the change is *committed*
+  (``transaction.on_commit``), never before: a visitor cannot store the old data under the new version.
+  A short timeout bounds the one remaining race (a reader that fetched the row just before the commit and
+  stores it just after).
+* Pages for visitors who are not signed in are cached whole for a few seconds (they also show the matches
+  being played live, which change without a result).
 """
 
 from __future__ import annotations
@@ -16,15 +21,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import F
+from django.db.models.signals import post_delete, post_save
 from django.utils.translation import get_language
 
 from league.models import Tournament
 
 # Old versions are never read again; they only need to live long enough to be useful.
 FRAGMENT_TIMEOUT = 60 * 60 * 6
+# The tournament row looked up by slug: dropped on every committed change, this only bounds a rare race.
+TOURNAMENT_TIMEOUT = 30
+# Whole pages for anonymous visitors and the "live now" lists: refreshed this often at most.
+LIVE_TIMEOUT = 5
 # Bump when the page templates change, so a shared cache (Redis) never serves HTML of the previous release.
-TEMPLATE_REVISION = 1
+TEMPLATE_REVISION = 2
 
 
 def fragment_key(tournament: Tournament, name: str, *parts: object) -> str:
@@ -34,14 +45,41 @@ def fragment_key(tournament: Tournament, name: str, *parts: object) -> str:
             f"{name}:{extra}")
 
 
-def cached_fragment(tournament: Tournament, name: str, build: Callable[[], str], *parts: object) -> str:
+def cached_fragment(tournament: Tournament, name: str, build: Callable[[], str], *parts: object,
+                    timeout: int = FRAGMENT_TIMEOUT) -> str:
     """Return the HTML of a page fragment, building (and storing) it only when it is not cached yet."""
     key = fragment_key(tournament, name, *parts)
     html = cache.get(key)
     if html is None:
         html = build()
-        cache.set(key, html, FRAGMENT_TIMEOUT)
+        cache.set(key, html, timeout)
     return html
+
+
+def _slug_key(slug: str) -> str:
+    return f"league:tournament:r{TEMPLATE_REVISION}:{slug}"
+
+
+def tournament_by_slug(slug: str) -> Tournament | None:
+    """The tournament with this slug (None when there is none), from the cache when possible."""
+    key = _slug_key(slug)
+    tournament = cache.get(key)
+    if tournament is None:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is not None:
+            cache.set(key, tournament, TOURNAMENT_TIMEOUT)
+    return tournament
+
+
+def forget_tournament(slug: str) -> None:
+    """Drop the cached tournament row now and again once the current transaction commits.
+
+    Now: later reads in this transaction (and tests, which never commit) see the change. After the commit:
+    a visitor who read the old row meanwhile and cached it does not keep it.
+    """
+    key = _slug_key(slug)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def tournament_changed(tournament: Tournament) -> None:
@@ -52,3 +90,13 @@ def tournament_changed(tournament: Tournament) -> None:
     """
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     tournament.refresh_from_db(fields=["version"])
+    forget_tournament(tournament.slug)
+
+
+def _tournament_saved(sender, instance, **kwargs):
+    forget_tournament(instance.slug)
+
+
+# Any save of the row (admin, API, settings page) drops the cached copy as well.
+post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="league.cache.tournament_saved")
+post_delete.connect(_tournament_saved, sender=Tournament, dispatch_uid="league.cache.tournament_deleted")

@@ -53,6 +53,7 @@ def _match_dict(fixture: Fixture, first_round: int) -> dict:
         "code": fixture.code,
         "bracket": fixture.bracket,
         "round": fixture.round_name,
+        "round_name": fixture.round_name,
         "round_number": fixture.round_number - first_round + 1,
         "home": home,
         "away": away,
@@ -78,7 +79,8 @@ def _match_dict(fixture: Fixture, first_round: int) -> dict:
 def _bye_dict(fixture: Fixture, side: str, first_round: int) -> dict:
     shown, name, label = _side(fixture, side)
     return {
-        "code": "", "bracket": fixture.bracket, "round": "", "round_number": fixture.round_number - first_round,
+        "code": "", "bracket": fixture.bracket, "round": "", "round_name": "",
+        "round_number": fixture.round_number - first_round,
         "home": shown, "away": "Bye", "home_name": name, "away_name": None, "home_slot": label, "away_slot": "Bye",
         "home_score": None, "away_score": None, "home_tries": None, "away_tries": None,
         "winner": shown if name else None, "decided_by": "", "kind": "", "status": "", "kickoff": None,
@@ -125,7 +127,9 @@ def _bracket_rounds(fixtures: list[Fixture]) -> list[dict]:
         tree_name = next((m["round"] for m in column if m["round"] and not m["bye"]), "")
         groups: dict[str, list[dict]] = {}
         for match in column:
-            groups.setdefault(match["round"] if not match["bye"] else tree_name, []).append(match)
+            if match["bye"]:
+                match["round"] = match["round_name"] = tree_name
+            groups.setdefault(match["round"], []).append(match)
         # A round may also hold a bronze final: it gets its own column, in playing (slot) order.
         for name in sorted(groups, key=lambda n: min(slots.get(m["fixture_id"], 0) for m in groups[n])):
             rounds.append({"number": number, "name": name or "First round", "matches": groups[name]})

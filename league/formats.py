@@ -87,6 +87,9 @@ def draw_pools(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     tournament.save(update_fields=["draw_method", "draw_seed"])
     if generate_fixtures:
         services.fixtures_generate_round_robin(tournament=tournament, replace=True, **schedule)
+    if Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT).exists():
+        # The knockout's slots name pools ("pool:C:1"): make them again for the new pools.
+        bracket_create(tournament=tournament, replace=True, user=user)
     tournament_changed(tournament)
     return {name: list(codes) for name, codes in drawn.items()}
 

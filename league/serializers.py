@@ -34,11 +34,48 @@ class TeamSerializer(serializers.ModelSerializer):
         return super().to_internal_value(data)
 
 
+class PresetOptionsSerializer(serializers.Serializer):
+    """The options a preset understands (``create_tournament --option``), checked before the preset runs."""
+
+    start_date = serializers.DateField(required=False, help_text=_("Day of round 1, YYYY-MM-DD."))
+    first_kickoff = serializers.TimeField(required=False, help_text=_("First kick-off of a day, HH:MM."))
+    slot_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60)
+    days_between_rounds = serializers.IntegerField(required=False, min_value=0, max_value=365)
+    venues = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=200)
+    draw = serializers.ChoiceField(choices=["seeded", "random"], required=False)
+    draw_seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
+    pools = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    qualifiers = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    attempts = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    third_place = serializers.BooleanField(required=False)
+    plate_from_cup_losers = serializers.BooleanField(required=False)
+    tiers = serializers.JSONField(required=False, help_text=_("Cup/Plate tiers, as the cup_plate preset takes them."))
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    _("Unknown option(s): %(unknown)s. Known: %(known)s.")
+                    % {"unknown": ", ".join(unknown), "known": ", ".join(self.fields)})
+        return super().to_internal_value(data)
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament. The slug, rule set and format are chosen at creation and fixed after it."""
 
     organisers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     can_edit = serializers.SerializerMethodField(help_text=_("Whether the caller may change this tournament."))
+    preset = serializers.ChoiceField(
+        choices=[], required=False, write_only=True,
+        help_text=_("Set up the whole tournament (teams, pools, fixtures, bracket) with a preset, as "
+                    "`create_tournament --preset` does."))
+    teams = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, write_only=True,
+        help_text=_("With a preset: the teams, by code or name, in seed order."))
+    preset_options = PresetOptionsSerializer(required=False, write_only=True,
+                                             help_text=_("With a preset: its further options."))
 
     class Meta:
         model = Tournament
@@ -47,10 +84,33 @@ class TournamentSerializer(serializers.ModelSerializer):
             "points_system", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
             "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status",
             "draw_method", "draw_seed", "organisers", "can_edit", "version", "created_at",
+            "preset", "teams", "preset_options",
         ]
         read_only_fields = ["draw_method", "draw_seed", "version", "created_at"]
         # Fixed after creation: changing them would not change the draw or fixtures already made.
-        create_only_fields = ["slug", "ruleset", "format", "double_round_robin"]
+        create_only_fields = ["slug", "ruleset", "format", "double_round_robin", "preset", "teams",
+                              "preset_options"]
+        # Upper bounds that hold on every database (PostgreSQL's smallint), so a huge number is a 400.
+        extra_kwargs = {
+            name: {"max_value": 100}
+            for name in ("win_points", "draw_points", "loss_points", "try_bonus_threshold", "losing_bonus_margin")
+        } | {"walkover_score": {"max_value": 999}, "walkover_tries": {"max_value": 200}}
+
+    def validate_ruleset_options(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(_("Rule set options must be a JSON object."))
+        return value
+
+    def validate_format_options(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(_("Format options must be a JSON object."))
+        return value
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from league.presets import PRESETS
+
+        self.fields["preset"].choices = sorted(PRESETS)
 
     def get_can_edit(self, tournament) -> bool:
         request = self.context.get("request")
@@ -61,7 +121,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             errors = {
                 name: [_("This cannot be changed once the tournament exists.")]
                 for name in self.Meta.create_only_fields
-                if name in attrs and attrs[name] != getattr(self.instance, name)
+                if name in attrs and attrs[name] != getattr(self.instance, name, None)
             }
             if errors:
                 raise serializers.ValidationError(errors)
@@ -82,6 +142,7 @@ class EntrySerializer(serializers.ModelSerializer):
         fields = ["id", "tournament", "team", "team_name", "seed", "pool", "player_name", "computer_level",
                   "withdrawn_at"]
         read_only_fields = ["withdrawn_at"]
+        extra_kwargs = {"seed": {"min_value": 1, "max_value": 9999}}
         # The unique (tournament, team) and (tournament, seed) rules are checked in validate(), with
         # messages on the field concerned rather than DRF's generic "must make a unique set".
         validators = []
@@ -281,7 +342,7 @@ class FixtureFilterSerializer(serializers.Serializer):
 
     tournament = serializers.SlugField(required=False, help_text=_("The tournament's slug."))
     pool = serializers.CharField(required=False, help_text=_("The pool's name (e.g. A) or id."))
-    round = serializers.IntegerField(required=False, min_value=0, help_text=_("The round number."))
+    round = serializers.IntegerField(required=False, min_value=0, max_value=32767, help_text=_("The round number."))
     team = serializers.CharField(required=False, help_text=_("A team's code: its home and away fixtures."))
     date = serializers.DateField(required=False, help_text=_("Kick-off date, YYYY-MM-DD."))
     stage = serializers.ChoiceField(choices=Fixture.Stage.choices, required=False)
@@ -308,3 +369,68 @@ class TeamFilterSerializer(serializers.Serializer):
     nation = serializers.BooleanField(required=False, allow_null=True, default=None,
                                       help_text=_("true: the 20 RWC 2023 nations; false: the others."))
     search = serializers.CharField(required=False, help_text=_("Part of a team's name or code."))
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    """One knockout match in the bracket JSON: teams by code or slot description, score and winner."""
+
+    code = serializers.CharField()
+    bracket = serializers.CharField(help_text=_("Cup, Plate, Bowl, Shield... empty for a single bracket."))
+    round_number = serializers.IntegerField()
+    round_name = serializers.CharField()
+    home = serializers.CharField(help_text=_("The team's code, or where it will come from (\"Winner Pool A\")."))
+    away = serializers.CharField(help_text=_("The team's code, or where it will come from (\"Winner Pool A\")."))
+    home_score = serializers.IntegerField(allow_null=True)
+    away_score = serializers.IntegerField(allow_null=True)
+    winner = serializers.CharField(allow_null=True, help_text=_("The code of the team that went through."))
+
+
+def bracket_rounds(fixtures) -> list[list[dict]]:
+    """The bracket JSON of knockout fixtures: a list of rounds (in bracket, round order), each a list of matches.
+
+    ``fixtures`` are knockout fixtures with teams and results fetched (``selectors.fixture_list``);
+    each match is ``{"code", "bracket", "round_number", "round_name", "home", "away", "home_score",
+    "away_score", "winner"}``.
+    """
+    rounds: dict[tuple[str, int], list[dict]] = {}
+    for fixture in fixtures:
+        try:
+            result = fixture.result
+        except Result.DoesNotExist:
+            result = None
+        winner = None
+        if result is not None and result.winner_id is not None:
+            winner = next((entry.team.code for entry in (fixture.home, fixture.away)
+                           if entry is not None and entry.pk == result.winner_id), None)
+        rounds.setdefault((fixture.bracket, fixture.round_number), []).append({
+            "code": fixture.code,
+            "bracket": fixture.bracket,
+            "round_number": fixture.round_number,
+            "round_name": fixture.round_name,
+            "home": fixture.home.team.code if fixture.home_id else source_label(fixture.home_source),
+            "away": fixture.away.team.code if fixture.away_id else source_label(fixture.away_source),
+            "home_score": result.home_score if result else None,
+            "away_score": result.away_score if result else None,
+            "winner": winner,
+        })
+    return list(rounds.values())
+
+
+class ResultsImportSerializer(serializers.Serializer):
+    """A results CSV (``pool,round,date,home,away,home_score,away_score,home_tries,away_tries``): a file or text."""
+
+    file = serializers.FileField(required=False, help_text=_("The CSV file (multipart upload)."))
+    csv = serializers.CharField(required=False, trim_whitespace=False, help_text=_("Or the CSV text itself."))
+
+    def validate(self, attrs):
+        if bool(attrs.get("file")) == bool(attrs.get("csv")):
+            raise serializers.ValidationError({"file": [_("Send either a CSV file or the CSV text, not both.")]})
+        return attrs
+
+
+class ImportSummarySerializer(serializers.Serializer):
+    """What an import did."""
+
+    created = serializers.IntegerField()
+    updated = serializers.IntegerField()
+    unchanged = serializers.IntegerField()

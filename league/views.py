@@ -9,38 +9,54 @@ through ``league.cache`` so a crowd refreshing them costs one small query each.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import importlib
+import re
 from collections import OrderedDict
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.cache import cache
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league import exports, forms
-from league.cache import cached_fragment, tournament_changed
-from league.models import Entry, Fixture, Team, Tournament
+from league.cache import LIVE_TIMEOUT, cached_fragment, tournament_by_slug, tournament_changed
+from league.models import Entry, Fixture, Team, Tournament, team_code
 from league.permissions import can_edit_tournament, can_view_tournament, listed_tournaments
 from league.templatetags.league_tags import side_name
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def _optional(module: str, name: str):
-    """A function another part of the project provides, or None while it has not landed (or is absent)."""
+    """A function another part of the project provides, or None while it has not landed (or is absent).
+
+    Remembered per process: a failed import would otherwise search the disk on every request."""
     try:
         return getattr(importlib.import_module(module), name, None)
     except ImportError:
+        return None
+
+
+def _url_or_none(name: str, *args) -> str | None:
+    """The URL of another app's page, or None while that app does not provide it."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
         return None
 
 
@@ -63,16 +79,20 @@ def _form_error(form, exc: Exception) -> None:
 
 
 def _public_tournament(request, slug: str) -> Tournament:
-    """The tournament for a public page, or 404 when it does not exist or this visitor may not see it."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_view_tournament(request.user, tournament):
+    """The tournament for a public page (through the cache), or 404 when it does not exist or this visitor may
+    not see it."""
+    tournament = tournament_by_slug(slug)
+    if tournament is None or not can_view_tournament(request.user, tournament):
         raise Http404(_("No such tournament."))
     return tournament
 
 
 def _organised_tournament(request, slug: str) -> Tournament:
-    """The tournament for an organiser's page: 404 when unseen, 403 when the user may see but not change it."""
-    tournament = _public_tournament(request, slug)
+    """The tournament for an organiser's page (fresh from the database): 404 when unseen, 403 when the user may
+    see but not change it."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_view_tournament(request.user, tournament):
+        raise Http404(_("No such tournament."))
     if not can_edit_tournament(request.user, tournament):
         raise PermissionDenied(_("Only the organisers of this tournament may change it."))
     return tournament
@@ -153,9 +173,20 @@ def _group_days(fixtures: list[Fixture]) -> list[dict]:
             for day, items in ordered]
 
 
-def _live_fixtures(tournament: Tournament) -> list[Fixture]:
-    return list(Fixture.objects.filter(tournament=tournament, status=Fixture.Status.LIVE)
-                .select_related("home__team", "away__team", "pool"))
+def _live_matches(tournament: Tournament) -> list:
+    """The tournament's matches being played online now (from ``matches``), kept a few seconds in the cache:
+    a match goes live without any result, so its key cannot be the tournament's version."""
+    if tournament.ruleset == "manual":
+        return []  # results entered by hand: nothing is played on the site
+    selector = _optional("matches.selectors", "live_matches")
+    if selector is None:
+        return []
+    key = f"league:live:{tournament.pk}"
+    live = cache.get(key)
+    if live is None:
+        live = list(selector(tournament)[:20])
+        cache.set(key, live, LIVE_TIMEOUT)
+    return live
 
 
 def _odds(tournament: Tournament):
@@ -184,6 +215,29 @@ def tournament_list(request):
     return render(request, "league/tournament_list.html", {"tournaments": tournaments, "mine": mine})
 
 
+_INDENT = re.compile(r"\s*\n\s*")
+
+
+def _compact(html: str) -> str:
+    """Drop the templates' indentation and blank lines (a third of a big page; public pages have no <pre>)."""
+    return mark_safe(_INDENT.sub("\n", html))  # noqa: S308 - the input is our own rendered template
+
+
+def _anonymous_page(request) -> bool:
+    """True for a visitor with no session and no pending messages: the page is the same for all of them."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def _render_public(request, tournament: Tournament, template: str, context: Callable[[], dict], *key) -> HttpResponse:
+    """Render a public page; for anonymous visitors the whole page comes from the cache (for a few seconds, as
+    it shows live matches), keyed by the tournament's version and the language like its fragments."""
+    if not _anonymous_page(request):
+        return render(request, template, context())
+    html = cached_fragment(tournament, "page", lambda: render_to_string(template, context(), request=request),
+                           template, *key, timeout=LIVE_TIMEOUT)
+    return HttpResponse(html)
+
+
 @require_GET
 def tournament_detail(request, slug):
     """A tournament's page: pool tables, fixtures and results by round or by day, bracket, live matches, odds."""
@@ -205,17 +259,21 @@ def tournament_detail(request, slug):
             "bracket_html": _bracket_html(tournament, bracket),
             "has_fixtures": bool(fixtures),
         }
-        return render_to_string("league/_tournament_body.html", context)
+        return _compact(render_to_string("league/_tournament_body.html", context))
 
-    body = cached_fragment(tournament, "tournament", build, by)
-    return render(request, "league/tournament_detail.html", {
-        "tournament": tournament,
-        "body": body,
-        "by": by,
-        "live": _live_fixtures(tournament),
-        "odds": _odds(tournament),
-        "can_edit": can_edit_tournament(request.user, tournament),
-    })
+    def context():
+        can_edit = can_edit_tournament(request.user, tournament)
+        return {
+            "tournament": tournament,
+            "body": cached_fragment(tournament, "tournament", build, by),
+            "by": by,
+            "live_matches": _live_matches(tournament),
+            "odds": _odds(tournament),
+            "can_edit": can_edit,
+            "progress": _simulation_progress(tournament) if can_edit else None,
+        }
+
+    return _render_public(request, tournament, "league/tournament_detail.html", context, by)
 
 
 @require_GET
@@ -223,6 +281,8 @@ def team_detail(request, slug, code):
     """A team's page in a tournament: its position, fixtures and results."""
     tournament = _public_tournament(request, slug)
     code = code.upper()
+    if not team_code.regex.match(code):
+        raise Http404(_("No such team in this tournament."))
 
     def build():
         entry = Entry.objects.select_related("team", "pool").filter(tournament=tournament, team__code=code).first()
@@ -235,27 +295,32 @@ def team_detail(request, slug, code):
                 table = (pool, rows)
                 position = next((r for r in rows if r["team"] == code), None)
                 break
-        return render_to_string("league/_team_body.html", {
-            "tournament": tournament, "entry": entry, "fixtures": fixtures, "row": position, "table": table})
+        return _compact(render_to_string("league/_team_body.html", {
+            "tournament": tournament, "entry": entry, "fixtures": fixtures, "row": position, "table": table}))
 
     body = cached_fragment(tournament, "team", build, code)
     if not body:
         raise Http404(_("No such team in this tournament."))
-    return render(request, "league/team_detail.html", {"tournament": tournament, "code": code, "body": body})
+    return _render_public(request, tournament, "league/team_detail.html",
+                          lambda: {"tournament": tournament, "code": code, "body": body}, code)
 
 
 def _fixture_match(fixture: Fixture):
-    """The engine match played for this fixture, when online play provides one (None otherwise)."""
-    getter = _optional("matches.selectors", "match_for_fixture")
-    return getter(fixture) if getter else None
+    """The engine match played for this fixture (online play), or None."""
+    try:
+        return fixture.match
+    except (AttributeError, ObjectDoesNotExist):
+        return None
 
 
 @require_GET
 def fixture_detail(request, slug, pk):
     """A match page: the teams, when and where, the result, and the replay for an engine match."""
     tournament = _public_tournament(request, slug)
-    fixture = get_object_or_404(
-        Fixture.objects.select_related("pool", "home__team", "away__team", "result"), tournament=tournament, pk=pk)
+    related = ["pool", "home__team", "away__team", "result", "result__winner__team"]
+    if _optional("matches.selectors", "live_matches") is not None:
+        related.append("match")
+    fixture = get_object_or_404(Fixture.objects.select_related(*related), tournament=tournament, pk=pk)
     can_edit = can_edit_tournament(request.user, tournament)
     changes = list(fixture.result_changes.select_related("changed_by")) if can_edit else []
     return render(request, "league/fixture_detail.html", {
@@ -662,11 +727,9 @@ def manage_players(request, slug):
             messages.success(request, _("Players saved."))
             return redirect("league:manage_players", slug=slug)
         messages.error(request, _("Some rows have errors: see below."))
-    codes_getter = _optional("matches.selectors", "join_codes_for_tournament")
-    codes = codes_getter(tournament) if codes_getter else {}
-    rows = [(f, f.instance, codes.get(f.instance.pk)) for f in formset]
+    rows = [(f, f.instance) for f in formset]
     return render(request, "league/manage_players.html", {"tournament": tournament, "rows": rows,
-                                                          "has_codes": codes_getter is not None})
+                                                          "passes_url": _url_or_none("matches:passes", slug)})
 
 
 @login_required
@@ -757,8 +820,9 @@ def manage_simulate(request, slug):
             stage = request.POST.get("stage", "all")
             if stage not in {"pools", "knockout", "all"}:
                 stage = "all"
+            seed = request.POST.get("seed", "").strip()
             try:
-                start(tournament=tournament, stage=stage, user=request.user)
+                start(tournament=tournament, stage=stage, user=request.user, seed=int(seed) if seed.isdigit() else None)
             except (ValidationError, ValueError) as exc:
                 messages.error(request, " ".join(_error_messages(exc)))
             else:

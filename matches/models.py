@@ -203,6 +203,8 @@ class SimulationRun(models.Model):
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # Ids of the fixtures this run has handed to the workers ("12,13,14"): each goes out once.
+    queued = models.TextField(blank=True, default="", editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     started_at = models.DateTimeField(auto_now_add=True)

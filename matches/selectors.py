@@ -139,3 +139,20 @@ def live_matches(tournament) -> QuerySet:
 def finished_matches(tournament) -> QuerySet:
     return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.FINISHED).order_by(
         "-finished_at")
+
+
+# ---- simulation and odds (issue 8; the code lives in matches/simulation.py and matches/odds.py) -------------
+
+
+def simulation_progress(tournament) -> dict | None:
+    """The latest simulation run's progress (``done``, ``total``, ``state``...) for the pages, or None."""
+    from matches.simulation import simulation_progress as progress
+
+    return progress(tournament)
+
+
+def tournament_odds(tournament) -> dict | None:
+    """The stored qualification odds in the form the standings partial shows, or None."""
+    from matches.odds import tournament_odds as odds
+
+    return odds(tournament)

@@ -472,9 +472,18 @@ def seat_join(*, seat: MatchSeat, user=None) -> MatchSeat:
         changed.append("joined_at")
     if changed:
         seat.save(update_fields=changed)
+        # Bump the match's version so the other screens' next poll shows who joined.
+        Match.objects.filter(pk=seat.match_id).update(updated_at=timezone.now())
     return seat
 
 
 def entry_pass_for(entry) -> EntryPass:
     """The entry's pass code (created on first use)."""
     return EntryPass.objects.get_or_create(entry=entry)[0]
+
+
+def simulation_start(*, tournament, stage: str = "all", user=None, seed=None):
+    """Start simulating a tournament's remaining fixtures on the workers (see ``matches.simulation``)."""
+    from matches.simulation import simulation_start as start
+
+    return start(tournament=tournament, stage=stage, user=user, seed=seed)

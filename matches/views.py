@@ -24,6 +24,7 @@ from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from engine import rulesets
@@ -314,7 +315,10 @@ def start_fixture(request, fixture_pk):
         match = services.match_start_for_fixture(fixture=fixture, user=request.user)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-        return redirect(request.POST.get("next") or "/")
+        target = request.POST.get("next") or "/"
+        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+            target = "/"
+        return redirect(target)
     return redirect("matches:manage", pk=match.pk)
 
 
@@ -360,5 +364,5 @@ def live_now(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_view_tournament(request.user, tournament):
         raise Http404("No such tournament.")
-    return render(request, "matches/_live_now.html", {"live_matches": list(selectors.live_matches(tournament)),
-                                                      "tournament": tournament})
+    return render(request, "matches/_live_now.html", {"live_matches": list(selectors.live_matches(tournament)[:20]),
+                                                      "tournament": tournament, "poll": True})

@@ -8,6 +8,12 @@ settings.register_profile("ci", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile("default")
 
 
+@pytest.fixture(autouse=True)
+def _no_odds_after_result(settings):  # pytest-django's settings fixture, not hypothesis's
+    """Results saved in tests do not queue odds tasks (matches/signals.py); tests of the odds switch it on."""
+    settings.ODDS_AFTER_RESULT = False
+
+
 @pytest.fixture
 def organiser(django_user_model):
     return django_user_model.objects.create_user(username="organiser", password="pw-organiser-1")

@@ -89,6 +89,19 @@ def win_chance(sets_left: int, margin: int, progress: int, lost: int, golden: bo
     return value
 
 
+_WARMED = {False: 0, True: 0}
+
+
+def _warm(sets_left: int, golden: bool) -> None:
+    """Fill the table set by set from the end of the match, so the recursion never runs deep."""
+    for sets in range(_WARMED[golden] + 1, sets_left):
+        for margin in range(-MARGIN_CAP, MARGIN_CAP + 1):
+            for progress in range(TRY - 1, 0, -1):
+                win_chance(sets, margin, progress, 1, golden)
+                win_chance(sets, margin, progress, 0, golden)
+    _WARMED[golden] = max(_WARMED[golden], sets_left - 1)
+
+
 def penalty_values(sets_left: int, margin: int, progress: int, golden: bool) -> dict[str, float]:
     """Win chances of each penalty option open at ``progress`` (a new set follows touch and tap)."""
     values = {TAP_AND_RUN: win_chance(sets_left, margin, progress, 0, golden)}
@@ -123,6 +136,7 @@ class RugbyLeagueAwarePlayer(Player):
         else:
             sets_left = max(1, 2 * view["sets_per_half"] - view["sets_played"])
         progress = view["progress"]
+        _warm(sets_left, golden)
         if DROP_GOAL in legal:
             lost = view["tackles_lost"]
             dropping = drop_goal(sets_left, margin, progress, golden)

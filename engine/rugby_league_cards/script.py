@@ -1,9 +1,11 @@
-"""Scripted decks: reproduce a position from the rule book with :class:`engine.ScriptedChance`.
+"""Scripted (stacked) decks: reproduce a position from the rule book with :class:`engine.ScriptedChance`.
 
-A :class:`Deck` lists the deals and tie-break draws in the order the game asks
-for them (each deal: the home row, positions 1.., then the away row). The cards
-a scenario does not name are filled with cards it never names, so the script
-stays legal (every scripted card is still in the pile when it is drawn)::
+The game shuffles the deck once at the start (and the discards whenever the
+pile runs out) and then deals off the top, so a scripted deck is one shuffle
+outcome: the 52 cards in the order they will come off the pile. A :class:`Deck`
+lists the deals and tie-break draws in that order (each deal: the home row,
+positions 1.., then the away row); the cards a scenario does not name are
+filled with cards it never names::
 
     deck = Deck().deal(home="7S 3H JC", away="5D QD QS").deal(home="4H 10S", away="8C JD")
     state = deck.game()
@@ -36,16 +38,18 @@ class Deck:
         self._steps.append(("draw", parse_cards(cards), [], 0))
         return self
 
-    def outcomes(self, *, pad: bool = True) -> list[int]:
-        """The scripted outcomes (card ints in drawing order).
+    def order(self) -> list[int]:
+        """The stacked deck: all 52 card ints, top of the pile first.
 
-        With ``pad`` the cards the scenario never touched follow, so play can go on past the
-        scripted deals (until those run out too).
+        The cards the scenario never touched come last, so play can go on past the scripted deals.
         """
         named = [card for step in self._steps for card in step[1] + step[2]]
         if len(named) != len(set(named)):
             raise ValueError("a scenario names the same card twice")
         spare = [card for card in range(52) if card not in set(named)]
+        fillers = sum(size + size - len(home) - len(away) for kind, home, away, size in self._steps if kind == "deal")
+        if fillers > len(spare):
+            raise ValueError("a scripted deck holds 52 cards: this scenario needs more before the first reshuffle")
         out: list[int] = []
         for kind, home, away, size in self._steps:
             if kind == "draw":
@@ -54,9 +58,12 @@ class Deck:
             for row in (home, away):
                 out.extend(row)
                 out.extend(spare.pop() for _ in range(size - len(row)))
-        if pad:
-            out.extend(reversed(spare))
+        out.extend(reversed(spare))
         return out
+
+    def outcomes(self) -> list[list[int]]:
+        """The scripted chance outcomes: the one shuffle that stacks the deck."""
+        return [self.order()]
 
     def game(self, **options):
         """A new game whose chance follows this script."""

@@ -10,19 +10,20 @@ import pytest
 from engine import IllegalAction, ScriptedChance, new_game
 from engine.chance import ChanceError
 from engine.rugby_league_cards import card_name, parse_card, parse_cards
+from engine.rugby_league_cards.rules import card_words
 from engine.rugby_league_cards.script import Deck
 
 HOME1, HOME2, HOME3, AWAY3, AWAY2, AWAY1 = 1, 2, 3, 4, 5, 6
 
 
-class ScriptThenFirst(ScriptedChance):
-    """A scripted deck that, once its script is spent, draws the first card of the pile."""
+class ScriptThenKeep(ScriptedChance):
+    """A scripted deck that, once its script is spent, leaves reshuffled discards in their order."""
 
-    def pick(self, options):
+    def shuffle(self, items):
         if self.remaining == 0:
             self.draws += 1
-            return options[0]
-        return super().pick(options)
+            return list(items)
+        return super().shuffle(items)
 
 
 def tackle(state, home: int, away: int | None = None) -> None:
@@ -49,6 +50,7 @@ def test_card_names_are_compact_and_round_trip():
     assert parse_card("AS") > parse_card("KC") > parse_card("2C")
     with pytest.raises(ValueError, match="not a card name"):
         parse_card("1X")
+    assert card_words(parse_card("QD")) == "queen of diamonds" and card_words(parse_card("7S")) == "7 of spades"
 
 
 # ---- the book's worked example ----------------------------------------------------------------
@@ -210,7 +212,7 @@ def test_tie_broken_by_repeated_draws():
     assert state.ball == HOME2 and state.lost == 0
     assert state.view(0)["last_round"] == [{"home": "5S", "away": "5H"}, {"home": "9S", "away": "9H"},
                                            {"home": "KD", "away": "2C"}]
-    assert state.chance.position == 12 + 4
+    assert len(state.pile) == 52 - 12 - 4
     assert state.events[-1].data["draws"] == [["9S", "9H"], ["KD", "2C"]]
 
 
@@ -486,8 +488,8 @@ def test_pool_match_may_end_drawn_but_extra_time_finds_a_winner():
 def test_extra_time_halves_change_ends_and_play_on_while_level():
     deck = (Deck().deal(home="2S 3S", away="KS AS").deal(home="KD QD", away="2D 3D")
             .deal(home="2H 3H", away="KH AH").deal(home="10S 9S", away="4D 5D"))
-    # Five deals need more than 52 cards: after the script, take the first card of the reshuffled pile.
-    chance = ScriptThenFirst(deck.outcomes())
+    # Five deals need more than 52 cards: after the script, the reshuffled discards keep their order.
+    chance = ScriptThenKeep(deck.outcomes())
     state = new_game("rugby-league-cards", options={"sets_per_half": 1, "extra_time": True, "extra_time_sets": 1},
                      chance=chance)
     for _ in range(3):
@@ -533,12 +535,23 @@ def test_pile_refill_uses_tied_cards_as_a_last_resort():
 
 
 def test_scripted_deck_refuses_impossible_cards():
-    # The seven of spades cannot be dealt twice.
+    # A stacked deck must hold each of the 52 cards once: the seven of spades cannot come twice.
     seven = parse_card("7S")
-    with pytest.raises(ChanceError, match="impossible"):
-        new_game("rugby-league-cards", chance=ScriptedChance([seven] * 12))
+    with pytest.raises(ChanceError, match="permutation"):
+        new_game("rugby-league-cards", chance=ScriptedChance([[seven] * 52]))
     with pytest.raises(ChanceError, match="ran out"):
-        new_game("rugby-league-cards", chance=ScriptedChance(list(range(5))))
+        new_game("rugby-league-cards", chance=ScriptedChance([]))
+    with pytest.raises(ValueError, match="52 cards"):
+        Deck().deal().deal().deal().deal().deal().order()
+
+
+def test_scripted_deck_is_dealt_from_the_top():
+    order = Deck().deal(home="7S 3H", away="5D").draw("8S 6C").order()
+    assert sorted(order) == list(range(52))
+    assert [card_name(c) for c in order[:2]] == ["7S", "3H"] and card_name(order[6]) == "5D"
+    assert [card_name(c) for c in order[12:14]] == ["8S", "6C"]
+    state = Deck().deal(home="7S 3H", away="5D").game()
+    assert [card_name(c) for c in state.hands[0][:2]] == ["7S", "3H"] and card_name(state.hands[1][0]) == "5D"
 
 
 def test_describe_action_labels():

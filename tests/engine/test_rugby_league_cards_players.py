@@ -64,6 +64,13 @@ def test_aware_player_takes_the_drop_goal_that_wins_golden_point():
     assert player.choose(_view(progress=4), ["card:1", "drop-goal"], None) == "card:1"
 
 
+def test_aware_player_copes_with_long_matches():
+    # 60 sets a half: the look-ahead table is filled from the end, never by deep recursion.
+    player = RugbyLeagueAwarePlayer()
+    view = _view(sets_per_half=60, progress=5, tackles_lost=1)
+    assert player.choose(view, ["card:1", "drop-goal"], None) in {"card:1", "drop-goal"}
+
+
 def run_cli(*args: str) -> str:
     result = subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True,
                             timeout=120, check=False)

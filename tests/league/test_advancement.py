@@ -280,8 +280,8 @@ def test_draw_pools_stores_its_seed_and_reruns_the_same(db):
                            draw_seed=99)
     assert (t.draw_method, t.draw_seed) == ("seeded", 99)
     first = {e.team.code: e.pool.name for e in Entry.objects.filter(tournament=t).select_related("team", "pool")}
-    Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT).delete()
     again = formats.draw_pools(tournament=t, method="seeded", pools=2, seed=99)
+    assert Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT).count() == 4  # remade: SF, BF, F
     assert {code: pool for pool, members in again.items() for code in members} == first
     # Bands: FRA and NZL (seeds 1-2) are in different pools.
     assert first["FRA"] != first["NZL"]
@@ -415,3 +415,31 @@ def test_create_tournament_with_a_format_preset_and_print_its_bracket(db):
     real = [m for m in first if not m["bye"]]
     assert [(m["home"], m["away"]) for m in real] == [("RSA", "ENG")]  # 4 v 5
     assert [(m["home"], m["away"]) for m in rounds[1]] == [("FRA", "Winner QF1"), ("NZL", "IRE")]
+
+
+def test_format_options_from_the_command_line(db):
+    call_command("create_tournament", "--preset", "pools_knockout", "--name", "Festival", "--slug", "fest",
+                 "--teams", "FRA,NZL,IRE,RSA,ENG,ARG,WAL,FIJ,AUS,SCO,ITA,JPN", "--option", "pools=3",
+                 "--option", "qualifiers=2", "--option", "draw_seed=11", "--option", "third_place=no",
+                 stdout=StringIO())
+    t = Tournament.objects.get(slug="fest")
+    assert t.pools.count() == 3 and t.draw_seed == 11
+    assert t.format_options == {"qualifiers": 2, "third_place": False}
+    knockouts = Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT)
+    assert knockouts.count() == 5  # 6 qualifiers: 2 quarter-finals (2 byes), 2 semi-finals, final
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="qualifiers must be a whole number"):
+        call_command("create_tournament", "--preset", "pools_knockout", "--name", "Bad", "--slug", "bad",
+                     "--teams", "FRA,NZL,IRE,RSA", "--option", "qualifiers=two", stdout=StringIO())
+    with pytest.raises(CommandError, match="--option must look like"):
+        call_command("create_tournament", "--preset", "swiss", "--name", "Bad", "--slug", "bad2",
+                     "--teams", "FRA,NZL", "--option", "rounds", stdout=StringIO())
+
+
+def test_a_match_being_played_is_not_changed_under_the_players(knockout6):
+    win(ko(knockout6, "QF1"))
+    Fixture.objects.filter(pk=ko(knockout6, "SF1").pk).update(status=Fixture.Status.LIVE)
+    with pytest.raises(ValidationError, match="being played now"):
+        services.result_record(fixture=ko(knockout6, "QF1"), home_score=10, away_score=24, home_tries=1,
+                               away_tries=3)

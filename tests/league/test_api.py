@@ -144,6 +144,52 @@ def test_tournament_create_makes_the_caller_an_organiser(anon, stranger):
     assert Tournament.objects.get(slug="craven-week").organisers.filter(pk=stranger.pk).exists()
 
 
+def test_tournament_create_from_a_preset(stranger, anon):
+    client = client_for(stranger)
+    response = client.post("/api/tournaments/", {"name": "RWC again", "slug": "rwc-again", "preset": "rwc2023"},
+                           format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["format"] == "rwc2023" and response.json()["organisers"] == ["stranger"]
+    tournament = Tournament.objects.get(slug="rwc-again")
+    assert tournament.entries.count() == 20
+    assert Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL).count() == 40
+    tables = anon.get("/api/tournaments/rwc-again/standings/").json()
+    assert [t["pool"] for t in tables] == ["A", "B", "C", "D"]
+    response = client.post("/api/tournaments/", {"name": "Derby", "slug": "derby", "preset": "league",
+                                                 "teams": ["ENG", "wales", "SCO"], "double_round_robin": True,
+                                                 "preset_options": {"start_date": "2027-05-01",
+                                                                    "venues": ["Newlands"]}},
+                           format="json")
+    assert response.status_code == 201, response.json()
+    fixtures = Fixture.objects.filter(tournament__slug="derby")
+    assert fixtures.count() == 6
+    assert {f.venue for f in fixtures} == {"Newlands"}
+    assert min(timezone.localtime(f.kickoff).date() for f in fixtures) == dt.date(2027, 5, 1)
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"name": "X", "slug": "x1", "preset": "world-domination"}, "preset"),
+    ({"name": "X", "slug": "x2", "preset": "league", "teams": ["ENG"]}, None),
+    ({"name": "X", "slug": "x3", "preset": "league", "teams": ["ENG", "NOPE"]}, None),
+    ({"name": "X", "slug": "x4", "teams": ["ENG", "FRA"]}, "preset"),
+    ({"name": "X", "slug": "x5", "preset": "league", "teams": "ENG,FRA"}, "teams"),
+    ({"name": "X", "slug": "x6", "preset": "league", "teams": ["ENG", "FRA"], "preset_options": {"venues": 5}},
+     "preset_options"),
+    ({"name": "X", "slug": "x7", "preset": "league", "teams": ["ENG", "FRA"],
+      "preset_options": {"start_date": "soon"}}, "preset_options"),
+    ({"name": "X", "slug": "x8", "preset": "league", "teams": ["ENG", "FRA"], "preset_options": {"colour": 1}},
+     "preset_options"),
+    ({"name": "X", "slug": "x9", "preset": "pools_knockout", "teams": ["ENG", "FRA", "IRE", "RSA"],
+      "preset_options": {"pools": 3}}, None),
+])
+def test_tournament_create_from_a_bad_preset_is_400(stranger, payload, field):
+    response = client_for(stranger).post("/api/tournaments/", payload, format="json")
+    assert response.status_code == 400, response.json()
+    if field:
+        assert field in response.json()
+    assert not Tournament.objects.filter(slug=payload["slug"]).exists()
+
+
 @pytest.mark.parametrize("payload, field", [
     ({"name": "Again", "slug": "pub"}, "slug"),
     ({"name": "Bad slug", "slug": "no spaces"}, "slug"),
@@ -173,6 +219,19 @@ def test_only_organisers_update_a_tournament(world, anon, stranger, organiser, s
         .status_code == 200
     # A draft is not even visible to a stranger: 404, not 403.
     assert client_for(stranger).patch("/api/tournaments/draft/", {"name": "X"}, format="json").status_code == 404
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"win_points": 99999999}, "win_points"),
+    ({"walkover_score": -1}, "walkover_score"),
+    ({"ruleset_options": "fast"}, "ruleset_options"),
+    ({"format_options": [1, 2]}, "format_options"),
+    ({"visibility": "secret"}, "visibility"),
+])
+def test_tournament_update_invalid_is_400(world, organiser, payload, field):
+    response = client_for(organiser).patch("/api/tournaments/pub/", payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
 
 
 def test_create_only_fields_cannot_change(world, organiser):
@@ -220,6 +279,7 @@ def test_only_organisers_add_entries(world, anon, stranger, organiser):
     ({"tournament": "pub", "team": "XYZ"}, "team"),
     ({"tournament": "pub", "team": "ENG", "seed": 1}, "seed"),
     ({"tournament": "pub", "team": "ENG", "computer_level": "genius"}, "computer_level"),
+    ({"tournament": "pub", "team": "ENG", "seed": 99999999}, "seed"),
     ({"team": "ENG"}, "tournament"),
 ])
 def test_entry_invalid_is_400(world, organiser, payload, field):
@@ -281,11 +341,19 @@ def test_fixture_filters(world, anon, organiser):
 
 @pytest.mark.parametrize("query, field", [
     ("round=first", "round"), ("date=21-11-2026", "date"), ("stage=final", "stage"), ("status=won", "status"),
+    ("round=99999999999999", "round"),
 ])
 def test_fixture_filter_bad_values_are_400(world, anon, query, field):
     response = anon.get(f"/api/fixtures/?tournament=pub&{query}")
     assert response.status_code == 400
     assert field in response.json()
+
+
+def test_fixture_filter_by_a_huge_pool_number_is_empty_not_an_error(world, anon):
+    response = anon.get("/api/fixtures/?tournament=pub&pool=99999999999999999999999")
+    assert response.status_code == 200 and response.json()["count"] == 0
+    pool = world["public"].pools.get()
+    assert anon.get(f"/api/fixtures/?pool={pool.pk}").json()["count"] == 6
 
 
 def test_fixture_shows_teams_kickoff_venue_and_slot_descriptions(world, anon, organiser):
@@ -454,3 +522,59 @@ def test_session_auth_needs_csrf_for_writes(world, organiser):
     assert response.status_code == 403
     assert "CSRF" in response.json()["detail"]
     assert client.get("/api/tournaments/draft/").status_code == 200  # reads work with the session
+
+
+# --- Bracket -------------------------------------------------------------------------------------
+
+
+def test_bracket_json_lists_rounds_of_matches(world, anon, organiser):
+    tournament = world["public"]
+    assert anon.get("/api/tournaments/pub/bracket/").json() == []
+    fra, nzl = (Entry.objects.get(tournament=tournament, team__code=code) for code in ("FRA", "NZL"))
+    sf1 = Fixture.objects.create(tournament=tournament, stage=Fixture.Stage.KNOCKOUT, code="SF1", round_number=1,
+                                 round_name="Semi-finals", home=fra, away=nzl)
+    Fixture.objects.create(tournament=tournament, stage=Fixture.Stage.KNOCKOUT, code="SF2", round_number=1,
+                           round_name="Semi-finals", home_source="pool:A:3", away_source="pool:A:4", slot=1)
+    Fixture.objects.create(tournament=tournament, stage=Fixture.Stage.KNOCKOUT, code="F", round_number=2,
+                           round_name="Final", home_source="winner:SF1", away_source="winner:SF2")
+    response = client_for(organiser).post(f"/api/fixtures/{sf1.pk}/result/", {
+        "home_score": 13, "away_score": 13, "home_tries": 1, "away_tries": 1, "winner": "nzl",
+        "decided_by": "kicking"}, format="json")
+    assert response.status_code == 201, response.json()
+    rounds = anon.get("/api/tournaments/pub/bracket/").json()
+    assert [[m["code"] for m in matches] for matches in rounds] == [["SF1", "SF2"], ["F"]]
+    first = rounds[0][0]
+    assert {k: first[k] for k in ("home", "away", "home_score", "away_score", "winner")} == {
+        "home": "FRA", "away": "NZL", "home_score": 13, "away_score": 13, "winner": "NZL"}
+    assert (rounds[0][1]["home"], rounds[1][0]["away"]) == ("3rd place Pool A", "Winner SF2")
+    assert rounds[1][0]["winner"] is None and rounds[1][0]["home_score"] is None
+    assert anon.get("/api/tournaments/draft/bracket/").status_code == 404
+
+
+# --- Results import ------------------------------------------------------------------------------
+
+
+def test_results_import_by_organisers_only(world, anon, stranger, organiser):
+    fixture = first_fixture(world["public"])
+    home, away = fixture.home.team.code, fixture.away.team.code
+    good = f"pool,round,date,home,away,home_score,away_score,home_tries,away_tries\nA,1,,{home},{away},20,13,2,1\n"
+    url = "/api/tournaments/pub/results-import/"
+    assert anon.post(url, {"csv": good}, format="json").status_code in DENIED_ANONYMOUS
+    assert client_for(stranger).post(url, {"csv": good}, format="json").status_code == 403
+    bad = good + f"A,1,,{home},XYZ,20,13,2,1\nA,1,,{home},{away},3,0,2,0\n"
+    response = client_for(organiser).post(url, {"csv": bad}, format="json")
+    assert response.status_code == 400
+    text = str(response.json())
+    assert "Line 3" in text and "Line 4" in text
+    assert not Result.objects.filter(fixture__tournament=world["public"]).exists()  # nothing saved
+    response = client_for(organiser).post(url, {"file": _upload(good)}, format="multipart")
+    assert response.status_code == 200, response.json()
+    assert response.json() == {"created": 1, "updated": 0, "unchanged": 0}
+    assert Result.objects.get(fixture=fixture).home_score == 20
+    assert client_for(organiser).post(url, {}, format="json").status_code == 400
+
+
+def _upload(text: str):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("results.csv", text.encode(), content_type="text/csv")

@@ -139,3 +139,14 @@ def test_bracket_create_refuses_twice(rwc):
         formats.bracket_create(tournament=rwc)
     formats.bracket_create(tournament=rwc, replace=True)
     assert Fixture.objects.filter(tournament=rwc, stage=Fixture.Stage.KNOCKOUT).count() == 8
+
+
+def test_end_to_end_with_the_commands(db):
+    call_command("create_tournament", "--preset", "rwc2023", "--name", "RWC 2023", "--slug", "rwc-cli",
+                 stdout=StringIO())
+    call_command("import_results", "rwc-cli", str(DATA), stdout=StringIO())
+    out = StringIO()
+    call_command("bracket", "rwc-cli", "--format", "json", stdout=out)
+    quarter_finals = json.loads(out.getvalue())[0]
+    assert [(m["code"], m["home"], m["away"]) for m in quarter_finals] == [
+        ("QF1", "WAL", "ARG"), ("QF2", "IRE", "NZL"), ("QF3", "ENG", "FIJ"), ("QF4", "FRA", "RSA")]

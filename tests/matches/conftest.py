@@ -6,6 +6,7 @@ from league.models import Entry, Fixture, Pool, Team, Tournament
 
 RULESET = "rugby-league-cards"
 SHORT = {"sets_per_half": 1}
+TEAM_NAMES = {"FRA": "France", "NZL": "New Zealand", "RSA": "South Africa", "ENG": "England"}
 
 
 @pytest.fixture
@@ -26,7 +27,9 @@ def tournament(organiser):
 def make_fixture(tournament, *, home_player=None, away_player=None, home_name="", away_name="",
                  codes=("FRA", "NZL"), stage=Fixture.Stage.POOL):
     pool, _ = Pool.objects.get_or_create(tournament=tournament, name="A")
-    teams = [Team.objects.get(code=c) for c in codes]
+    # get_or_create: a transactional test before this one may have flushed the migrated nations.
+    teams = [Team.objects.get_or_create(code=c, defaults={"name": TEAM_NAMES.get(c, c), "is_nation": True})[0]
+             for c in codes]
     home = Entry.objects.create(tournament=tournament, team=teams[0], pool=pool, seed=1, player=home_player,
                                 player_name=home_name)
     away = Entry.objects.create(tournament=tournament, team=teams[1], pool=pool, seed=2, player=away_player,

@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
+from engine import rulesets
 from league.models import Tournament
 from matches import services, views
 from matches.models import MatchAction, MatchSeat
@@ -316,3 +317,44 @@ def test_responses_never_contain_the_seasons_stock(players):
                  api_for(None).get(f"/api/matches/{match.pk}/").content.decode(),
                  Client().get(f"/matches/{match.pk}/watch/").content.decode()):
         assert _tokens(text, names) == set()
+
+
+@pytest.mark.parametrize("ruleset", [spec.id for spec in rulesets()])
+def test_play_watch_and_replay_pages_of_every_rule_set(ruleset, players):
+    """Every rule set's pages render (its own drawing, or the generic layout) for a player and a spectator."""
+    match = services.match_create_friendly(ruleset=ruleset, user=players[0], home="me", away="computer:random",
+                                           seed=8)
+    for _ in range(4):
+        match.refresh_from_db()
+        state = services.match_state(match)
+        if match.status != "live" or 0 not in state.to_act():
+            break
+        services.match_submit_action(match=match, seat=0, ply=match.ply + 1, action=state.legal_actions(0)[0],
+                                     user=players[0])
+    player = Client()
+    player.force_login(players[0])
+    page = player.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200 and page.context["seat"] == 0
+    kind = page.context["board"]["kind"]
+    assert kind == ruleset.replace("-", "_"), f"{ruleset} fell back to the generic drawing"
+    assert "<svg" in page.content.decode()
+    assert Client().get(f"/matches/{match.pk}/watch/").status_code == 200
+    assert Client().get(f"/matches/{match.pk}/replay/?step=2").status_code == 200
+
+
+def test_fixture_match_tag_links_or_offers_to_start(tournament, organiser, players, rf):
+    from django.template import Context, Template
+
+    fixture = make_fixture(tournament, home_player=players[0], away_player=players[1])
+    template = Template("{% load matches_tags %}{% fixture_match fixture %}")
+    request = rf.get("/")
+    request.user = organiser
+    assert "Start the online match" in template.render(Context({"fixture": fixture, "request": request}))
+    request.user = players[0]
+    assert "Start" not in template.render(Context({"fixture": fixture, "request": request}))
+    match = services.match_start_for_fixture(fixture=fixture, seed=1)
+    fixture.refresh_from_db()
+    html = template.render(Context({"fixture": fixture, "request": request}))
+    assert f"/matches/{match.pk}/" in html
+    live = Template("{% load matches_tags %}{% live_now t %}").render(Context({"t": tournament}))
+    assert f"/matches/{match.pk}/watch/" in live

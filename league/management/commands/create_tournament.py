@@ -75,6 +75,11 @@ class Command(LeagueCommand):
         parser.add_argument("--draft", action="store_true",
                             help="Keep it as a draft (only its organisers see it) instead of in progress.")
         parser.add_argument("--unlisted", action="store_true", help="Unlisted: readable by link, never listed.")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                            help="A format preset's option (repeat for several): pools=4, qualifiers=2, "
+                                 "third_place=yes (pools_knockout, cup_plate, single_elimination), "
+                                 "plate_from_cup_losers=yes (cup_plate), draw=seeded|random, draw_seed=N, "
+                                 "rounds=5 (swiss), attempts=2 (solo).")
 
     def handle(self, *args, **options):
         slug = options["slug"] or slugify(options["name"])[:60]
@@ -101,6 +106,12 @@ class Command(LeagueCommand):
         }
         if options["venues"] is not None:
             kwargs["venues"] = self._venues(options["venues"], options["ruleset"])
+        for option in options["option"]:
+            key, sep, value = option.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep or not key or key in kwargs:
+                raise CommandError(f"--option must look like pools=4 (and not repeat another flag), not {option!r}.")
+            kwargs[key] = value.strip()
         if options["preset"] == "league" and not kwargs["teams"]:
             raise CommandError("The league preset needs --teams, e.g. --teams FRA,NZL,IRE,RSA.")
         try:

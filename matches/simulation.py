@@ -1,0 +1,442 @@
+"""Auto-simulation: computer players play a tournament's fixtures through the engine (issue 8).
+
+Services (one thing, one transaction each); the Celery tasks in ``matches.tasks`` only call them:
+
+* :func:`simulation_start` makes a :class:`~matches.models.SimulationRun` (seed, scope, progress) and queues
+  it; :func:`run_queue_ready` names the fixtures that can be played now (both teams known, no result) and
+  have not been queued by this run yet; :func:`fixture_simulate` plays one fixture and records it;
+  :func:`run_update_progress` counts the results and finishes the run.
+* A whole tournament is simulated stage by stage *by itself*: when a fixture's result is in, the league's
+  advancement fills the knockout slots it decides, and the task that recorded it queues the fixtures that
+  became ready (quarter-finals when the pools are complete, the final when both semi-finals are in).
+
+Exactly once: a fixture that has a result is skipped. The result, the match record (seed + ordered action
+log) and the knockout advancement are written in one transaction under a row lock on the fixture (and,
+through ``league.services.result_record``, its tournament); ``Result`` and ``Match`` are one-to-one with
+the fixture in the database, so a task delivered twice (a worker killed after the commit but before the
+acknowledgement) can never make a second result.
+
+Reproducible: each fixture's match seed is derived from the run's seed and a *stable key* of the fixture
+(stage, pool, round, code and the two team codes -- never the database id), and each match is played from
+that seed alone. The same seed gives the same results whatever the number of workers and the order in
+which they pick the fixtures up.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from engine import derive_seed, get_ruleset, new_game
+from engine.players import make_player, play_match
+from league.models import Fixture, Result, Tournament
+from matches.models import Match, MatchAction, MatchSeat, SimulationRun
+
+logger = logging.getLogger(__name__)
+
+STAGES = ("pools", "knockout", "all")
+# Seeds are stored in a signed 64-bit column and shown to people: keep them to 62 bits.
+SEED_MASK = (1 << 62) - 1
+
+
+@dataclass(frozen=True)
+class FixtureOutcome:
+    """What :func:`fixture_simulate` did with one fixture."""
+
+    fixture_id: int
+    status: str  # "played", "skipped" (had a result), "not_ready" (teams unknown), "live" (people playing it)
+    match_id: int | None = None
+
+
+# ---- seeds and keys ------------------------------------------------------------------------------------
+
+
+def fixture_key(fixture: Fixture) -> str:
+    """A key of the fixture that is the same in every copy of the tournament (no database ids).
+
+    Knockout fixtures are named by their code; pool fixtures by pool, round and the two teams. The teams
+    are part of the key of every fixture, so a knockout match between other teams is another match.
+    """
+    home = fixture.home.team.code if fixture.home_id else "-"
+    away = fixture.away.team.code if fixture.away_id else "-"
+    pool = fixture.pool.name if fixture.pool_id else ""
+    return ":".join([fixture.stage, fixture.bracket, fixture.code, pool, str(fixture.round_number), home, away])
+
+
+def fixture_seed(run_seed: int, fixture: Fixture) -> int:
+    """The engine seed of a fixture's match in a simulation with ``run_seed``."""
+    return derive_seed(run_seed, "fixture", fixture_key(fixture)) & SEED_MASK
+
+
+def new_run_seed() -> int:
+    """A fresh seed for a run (short enough to read out and type again)."""
+    return secrets.randbelow(10**9)
+
+
+# ---- scope ---------------------------------------------------------------------------------------------
+
+
+def run_scope_q(run: SimulationRun) -> Q:
+    """The fixtures a run is about (cancelled fixtures never count)."""
+    q = Q(tournament_id=run.tournament_id) & ~Q(status=Fixture.Status.CANCELLED)
+    if run.stage == SimulationRun.Stage.POOLS:
+        q &= ~Q(stage=Fixture.Stage.KNOCKOUT)
+    elif run.stage == SimulationRun.Stage.KNOCKOUT:
+        q &= Q(stage=Fixture.Stage.KNOCKOUT)
+    elif run.stage == SimulationRun.Stage.FIXTURE:
+        q &= Q(pk=run.fixture_id)
+    elif run.stage == SimulationRun.Stage.ROUND:
+        q &= Q(round_number=run.round_number)
+    return q
+
+
+def _ready_q() -> Q:
+    """Fixtures that can be played now: no result, both teams known (a solo attempt has no away team)."""
+    return (Q(result__isnull=True) & Q(home__isnull=False)
+            & (Q(away__isnull=False) | Q(stage=Fixture.Stage.SOLO))
+            & ~Q(match__status=Match.Status.LIVE))
+
+
+def ready_fixture_ids(run: SimulationRun) -> list[int]:
+    """Ids of the fixtures of the run's scope that can be played now, in a stable order."""
+    return list(Fixture.objects.filter(run_scope_q(run) & _ready_q())
+                .order_by("round_number", "slot", "pk").values_list("pk", flat=True))
+
+
+# ---- starting ------------------------------------------------------------------------------------------
+
+
+def _check_simulable(tournament: Tournament) -> None:
+    if tournament.ruleset in ("", "manual"):
+        raise ValidationError("This tournament's matches are played on a real pitch or board: choose one of the "
+                              "engine's rule sets to simulate them.")
+    try:
+        get_ruleset(tournament.ruleset)
+    except KeyError as exc:
+        raise ValidationError(str(exc).strip("'\""))
+
+
+def _parse_seed(seed) -> int:
+    if seed is None or seed == "":
+        return new_run_seed()
+    try:
+        value = int(seed)
+    except (TypeError, ValueError):
+        raise ValidationError({"seed": [f"The seed must be a whole number, not {seed!r}."]})
+    if not 0 <= value <= SEED_MASK:
+        raise ValidationError({"seed": [f"The seed must be between 0 and {SEED_MASK}."]})
+    return value
+
+
+@transaction.atomic
+def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, user=None,
+                      fixture: Fixture | None = None, round_number: int | None = None) -> SimulationRun:
+    """Make a run (without queueing it): checks the rule set, the scope and that no other run is going.
+
+    ``stage`` is "pools", "knockout" or "all"; or pass ``fixture`` (one fixture) or ``round_number``.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_simulable(tournament)
+    if fixture is not None:
+        if fixture.tournament_id != tournament.pk:
+            raise ValidationError("That fixture is not in this tournament.")
+        stage = SimulationRun.Stage.FIXTURE
+    elif round_number is not None:
+        stage = SimulationRun.Stage.ROUND
+    elif stage not in STAGES:
+        raise ValidationError({"stage": [f"Unknown stage {stage!r}: use pools, knockout or all."]})
+    if SimulationRun.objects.filter(tournament=tournament, status=SimulationRun.Status.RUNNING).exists():
+        raise ValidationError("A simulation of this tournament is already running: wait for it to finish.")
+    run = SimulationRun(tournament=tournament, seed=_parse_seed(seed), stage=stage, fixture=fixture,
+                        round_number=round_number, created_by=user if getattr(user, "is_authenticated", False)
+                        else None)
+    counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
+        total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
+    if counts["total"] == 0:
+        raise ValidationError("There is nothing to simulate: this part of the tournament has no fixtures.")
+    if counts["done"] == counts["total"]:
+        raise ValidationError("Every fixture of this part of the tournament already has a result.")
+    run.total, run.done = counts["total"], counts["done"]
+    if not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists():
+        raise ValidationError("No fixture can be played yet: their teams are not known (finish the pools first) "
+                              "or they are being played by people.")
+    run.save()
+    return run
+
+
+def simulation_start(*, tournament: Tournament, stage: str = "all", user=None, seed=None,
+                     fixture: Fixture | None = None, round_number: int | None = None) -> SimulationRun:
+    """Start a simulation on the workers: make the run and queue it once the transaction commits."""
+    from matches import tasks
+
+    with transaction.atomic():
+        run = simulation_create(tournament=tournament, stage=stage, seed=seed, user=user, fixture=fixture,
+                                round_number=round_number)
+        transaction.on_commit(lambda: tasks.simulate_run.delay(run.pk))
+    return run
+
+
+# ---- queueing ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]:
+    """Hand out the fixtures of a running run that are ready and that this run has not handed out yet.
+
+    The run's row lock makes this exact when several workers finish fixtures at once: each ready fixture
+    goes out once. ``send(fixture_ids)`` (queueing the tasks) is called *before* the commit that marks
+    them handed out: if the process dies in between they simply go out again later (at least once; a
+    fixture delivered twice is skipped the second time), never zero times. ``again`` (resuming after a
+    worker was lost) hands out every ready fixture again.
+    """
+    run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is None or run.status != SimulationRun.Status.RUNNING:
+        return []
+    ready = ready_fixture_ids(run)
+    queued = _queued(run)
+    fresh = ready if again else [pk for pk in ready if pk not in queued]
+    if fresh:
+        if send is not None:
+            send(fresh)
+        _set_queued(run, queued | set(fresh))
+    return fresh
+
+
+def _queued(run: SimulationRun) -> set[int]:
+    return {int(x) for x in run.queued.split(",") if x}
+
+
+def _set_queued(run: SimulationRun, ids: set[int]) -> None:
+    run.queued = ",".join(str(x) for x in sorted(ids))
+    SimulationRun.objects.filter(pk=run.pk).update(queued=run.queued)
+
+
+# ---- playing -------------------------------------------------------------------------------------------
+
+
+def _level(entry) -> str:
+    return (entry.computer_level if entry is not None else "") or "aware"
+
+
+def _is_solo(spec) -> bool:
+    from matches.services import is_solo
+
+    return is_solo(spec)
+
+
+def play_fixture(fixture: Fixture, seed: int):
+    """Play a fixture's match with computer players (no database writes): ``(state, options, players)``.
+
+    Knockout matches switch on the rule set's extra time so that they produce a winner.
+    """
+    from matches.services import _knockout_options
+
+    tournament = fixture.tournament
+    cls = get_ruleset(tournament.ruleset)
+    options = dict(tournament.ruleset_options or {})
+    if fixture.stage == Fixture.Stage.KNOCKOUT:
+        options = _knockout_options(cls, options)
+    options = cls.spec.resolve_options(options)
+    state = new_game(tournament.ruleset, seed=seed, options=options)
+    levels = {0: _level(fixture.home), 1: _level(fixture.away)}
+    seats = [0] if _is_solo(cls.spec) else [0, 1]
+    players = {s: make_player(tournament.ruleset, levels[s]) for s in seats}
+    play_match(state, players)
+    return state, options, levels
+
+
+def _knockout_decision(mapped: dict, fixture: Fixture, seed: int) -> dict:
+    """A knockout match still level after the engine's extra time: tries count, then a kicking competition.
+
+    (The Rugby World Cup's order after extra time is sudden death, then a kicking competition; the engine
+    plays no sudden death for every rule set, so the tries scored decide first, and the kicking competition
+    is a fair coin drawn from the match seed, so it replays.)
+    """
+    if mapped["home_tries"] != mapped["away_tries"]:
+        mapped["winner_seat"] = 0 if mapped["home_tries"] > mapped["away_tries"] else 1
+        mapped["decided_by"] = Result.DecidedBy.TRIES
+    else:
+        mapped["winner_seat"] = derive_seed(seed, "kicking-competition") % 2
+        mapped["decided_by"] = Result.DecidedBy.KICKING
+    return mapped
+
+
+def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
+    """Play one fixture with computer players and record its match and result, exactly once.
+
+    A fixture with a result is skipped; one whose teams are not known yet is "not_ready"; one that people
+    are playing online is left alone ("live"). The engine plays outside the transaction (it is the slow
+    part); the match record, its action log and the result are then written together in one transaction
+    under the fixture's row lock, after checking again that nobody recorded a result meanwhile.
+    """
+    from matches.services import result_from_outcome
+
+    fixture = (Fixture.objects.select_related("tournament", "pool", "home__team", "away__team", "result")
+               .filter(pk=fixture_id).first())
+    if fixture is None:
+        return FixtureOutcome(fixture_id, "not_ready")
+    if _has_result(fixture):
+        return FixtureOutcome(fixture_id, "skipped")
+    if fixture.home_id is None or (fixture.away_id is None and fixture.stage != Fixture.Stage.SOLO):
+        return FixtureOutcome(fixture_id, "not_ready")
+    _check_simulable(fixture.tournament)
+    seed = fixture_seed(run_seed, fixture)
+    state, options, levels = play_fixture(fixture, seed)
+    mapped = result_from_outcome(fixture.tournament.ruleset, state.outcome())
+    if fixture.stage == Fixture.Stage.KNOCKOUT and mapped["home_score"] == mapped["away_score"]:
+        mapped = _knockout_decision(mapped, fixture, seed)
+    teams = (fixture.home_id, fixture.away_id)
+    with transaction.atomic():
+        locked = Fixture.objects.select_for_update().get(pk=fixture_id)
+        if Result.objects.filter(fixture_id=fixture_id).exists():
+            return FixtureOutcome(fixture_id, "skipped")
+        if (locked.home_id, locked.away_id) != teams:
+            # A correction changed the teams while we played: the next delivery plays the new pairing.
+            return FixtureOutcome(fixture_id, "not_ready")
+        existing = Match.objects.filter(fixture_id=fixture_id).first()
+        if existing is not None:
+            if existing.status == Match.Status.LIVE:
+                return FixtureOutcome(fixture_id, "live")
+            # An abandoned match (or one whose result was deleted) stays in the archive, unlinked.
+            Match.objects.filter(pk=existing.pk).update(fixture=None)
+        match = _match_record(fixture, state, options, levels, seed)
+        winner = None
+        if mapped["winner_seat"] is not None:
+            winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
+        from league.services import result_record
+
+        try:
+            with transaction.atomic():
+                result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
+                              home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], winner=winner,
+                              decided_by=mapped["decided_by"], stats=mapped["stats"],
+                              source=Result.Source.SIMULATED, reason=f"simulated match {match.pk}")
+        except IntegrityError:
+            # Another delivery of this fixture won the race (unique result per fixture): nothing twice.
+            transaction.set_rollback(True)
+            return FixtureOutcome(fixture_id, "skipped")
+    return FixtureOutcome(fixture_id, "played", match.pk)
+
+
+def _has_result(fixture: Fixture) -> bool:
+    try:
+        return fixture.result is not None
+    except Result.DoesNotExist:
+        return False
+
+
+def _match_record(fixture: Fixture, state, options: dict, levels: dict, seed: int) -> Match:
+    """The finished match with its computer seats and its whole action log (bulk-inserted)."""
+    now = timezone.now()
+    match = Match.objects.create(ruleset=fixture.tournament.ruleset, options=options, seed=seed,
+                                 status=Match.Status.FINISHED, fixture=fixture, ply=len(state.history),
+                                 outcome=state.outcome().to_dict(), finished_at=now)
+    entries = {0: fixture.home, 1: fixture.away}
+    MatchSeat.objects.bulk_create([
+        MatchSeat(match=match, seat=seat, kind=MatchSeat.Kind.COMPUTER, computer_level=levels[seat],
+                  entry=entries[seat], name=entries[seat].team.name if entries[seat] is not None else "")
+        for seat in (0, 1)
+    ])
+    MatchAction.objects.bulk_create([
+        MatchAction(match=match, ply=ply, seat=seat, action=action, by_computer=True)
+        for ply, (seat, action) in enumerate(state.history, start=1)
+    ], batch_size=1000)
+    return match
+
+
+# ---- progress ------------------------------------------------------------------------------------------
+
+
+def run_update_progress(run_id: int) -> SimulationRun | None:
+    """Count the run's fixtures and results; finish the run when nothing is left to play.
+
+    Several workers call this at once: ``done`` and ``total`` only ever grow (GREATEST), and the run is
+    finished once, by whichever call sees every fixture of its scope decided (or nothing left that
+    the computer can play).
+    """
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None:
+        return None
+    counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
+        total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
+    SimulationRun.objects.filter(pk=run_id).update(done=Greatest("done", counts["done"]),
+                                                   total=Greatest("total", counts["total"]))
+    if run.status == SimulationRun.Status.RUNNING:
+        finished = counts["done"] >= counts["total"]
+        note = ""
+        # Stuck (nothing handed out is still unplayed, and nothing more is ready): finish with a note. The
+        # cheap question first: most of the time a fixture handed out is still being played.
+        if not finished and not Fixture.objects.filter(pk__in=_queued(run), result__isnull=True).exists():
+            if not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists():
+                finished = True
+                note = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
+                        "not known or people are playing them.")
+        if finished:
+            SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
+                status=SimulationRun.Status.FINISHED, finished_at=timezone.now(), error=note)
+    run.refresh_from_db()
+    return run
+
+
+def run_fail(run_id: int, message: str) -> None:
+    """Mark a run failed (a fixture could not be simulated even after the retries)."""
+    SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
+        status=SimulationRun.Status.FAILED, error=message[:2000], finished_at=timezone.now())
+
+
+def runs_to_resume() -> list[int]:
+    """Runs still going (e.g. when a worker starts after another died): their ready fixtures go out again."""
+    return list(SimulationRun.objects.filter(status=SimulationRun.Status.RUNNING).values_list("pk", flat=True))
+
+
+# ---- without a worker ----------------------------------------------------------------------------------
+
+
+def run_inline(run: SimulationRun, *, on_progress=None) -> SimulationRun:
+    """Play a run in this process, stage by stage, without a worker (``simulate --inline``, tests, bench)."""
+    while True:
+        ids = run_queue_ready(run.pk)
+        if not ids:
+            break
+        for fixture_id in ids:
+            fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
+            run = run_update_progress(run.pk)
+            if on_progress is not None:
+                on_progress(run)
+    return run_update_progress(run.pk)
+
+
+# ---- reads ---------------------------------------------------------------------------------------------
+
+
+def latest_run(tournament: Tournament) -> SimulationRun | None:
+    """The tournament's most recent simulation run (one query)."""
+    return SimulationRun.objects.filter(tournament=tournament).order_by("-started_at", "-pk").first()
+
+
+def run_data(run: SimulationRun | None) -> dict | None:
+    """The JSON form of a run (API, progress bar)."""
+    if run is None:
+        return None
+    return {
+        "id": run.pk, "status": run.status, "stage": run.stage, "seed": run.seed, "done": run.done,
+        "total": run.total, "percent": round(100 * run.done / run.total) if run.total else 100,
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None, "error": run.error,
+        "fixture": run.fixture_id, "round": run.round_number,
+    }
+
+
+def simulation_progress(tournament: Tournament) -> dict | None:
+    """Progress of the latest run for the pages: ``{"done", "total", "state", ...}`` or None."""
+    data = run_data(latest_run(tournament))
+    if data is not None:
+        data["state"] = data["status"]
+    return data

@@ -1,0 +1,84 @@
+"""Celery tasks of simulation and odds: thin, they fetch by id and call the services.
+
+Every task is acknowledged late and rejected (so requeued) when its worker is lost, and retried with
+backoff on database connection errors. The services make a repeated delivery harmless: a fixture that
+already has a result is skipped, and a run hands each ready fixture out once (see ``matches.simulation``).
+When a worker starts it resumes the runs still going, so a tournament whose worker was killed finishes
+on the next worker even with a broker that cannot redeliver (the file-system broker of the demo).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_ready
+from django.core.exceptions import ValidationError
+from django.db import InterfaceError, OperationalError, close_old_connections
+
+from matches import simulation
+from matches.models import SimulationRun
+
+logger = logging.getLogger(__name__)
+
+RELIABLE = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
+
+def _send(run_id: int):
+    def send(fixture_ids: list[int]) -> None:
+        for fixture_id in fixture_ids:
+            simulate_fixture.delay(run_id, fixture_id)
+
+    return send
+
+
+@shared_task(**RELIABLE)
+def simulate_run(run_id: int, again: bool = False) -> int:
+    """Start (or, with ``again``, resume) a run: queue every fixture of its scope that is ready."""
+    ids = simulation.run_queue_ready(run_id, again=again, send=_send(run_id))
+    simulation.run_update_progress(run_id)
+    return len(ids)
+
+
+@shared_task(**RELIABLE)
+def simulate_fixture(run_id: int, fixture_id: int) -> str:
+    """Play one fixture of a run, then queue the fixtures its result made ready (the next stage)."""
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or run.status != SimulationRun.Status.RUNNING:
+        return "stopped"
+    try:
+        outcome = simulation.fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
+    except ValidationError as exc:
+        simulation.run_fail(run_id, f"fixture {fixture_id}: {' '.join(exc.messages)}")
+        return "failed"
+    simulation.run_queue_ready(run_id, send=_send(run_id))
+    simulation.run_update_progress(run_id)
+    return outcome.status
+
+
+@shared_task(**RELIABLE)
+def compute_odds(tournament_id: int, version: int | None = None, runs: int | None = None) -> str:
+    """Recompute a tournament's qualification odds, unless a newer result came in (debounce by version)."""
+    from matches import odds
+
+    return odds.odds_refresh(tournament_id=tournament_id, version=version, runs=runs)
+
+
+@worker_ready.connect
+def resume_runs(sender=None, **kwargs) -> None:
+    """A worker that starts resumes the runs still going (their worker may have died)."""
+    try:
+        for run_id in simulation.runs_to_resume():
+            simulate_run.delay(run_id, again=True)
+    except Exception:  # the database may not be migrated yet: never stop the worker from starting
+        logger.exception("could not resume simulation runs")
+    finally:
+        close_old_connections()

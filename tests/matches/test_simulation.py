@@ -1,0 +1,161 @@
+"""Simulation services without a worker (SQLite by default): scope, exactly once, seeds, the match record."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from engine import replay
+from league.models import Fixture, Result
+from league.selectors import tournament_standings
+from matches import simulation
+from matches.models import Match, MatchAction, SimulationRun
+from tests.matches.sim_helpers import champion, results_by_key, rwc_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_whole_rwc2023_tournament_inline_gives_48_results_and_a_champion():
+    tournament = rwc_tournament()
+    run = simulation.simulation_create(tournament=tournament, stage="all", seed=7)
+    assert (run.total, run.done) == (48, 0)
+    seen = []
+    run = simulation.run_inline(run, on_progress=lambda r: seen.append(r.done))
+    assert run.status == SimulationRun.Status.FINISHED
+    assert (run.done, run.total) == (48, 48)
+    assert seen == sorted(seen) and seen[-1] == 48
+    assert Result.objects.filter(fixture__tournament=tournament, source="simulated").count() == 48
+    assert Match.objects.filter(fixture__tournament=tournament, status="finished").count() == 48
+    # Tables: every team played 4 pool matches.
+    for _pool, rows in tournament_standings(tournament):
+        assert [row.played for row in rows] == [4] * 5
+    # Knockouts: every knockout fixture has two teams and a winner; the final has a champion.
+    for f in Fixture.objects.filter(tournament=tournament, stage="knockout").select_related("result"):
+        assert f.home_id and f.away_id and f.result.winner_id in (f.home_id, f.away_id)
+    assert champion(tournament) is not None
+
+
+def test_same_seed_same_results_different_seed_different_results():
+    a = rwc_tournament("a")
+    b = rwc_tournament("b")
+    c = rwc_tournament("c")
+    simulation.run_inline(simulation.simulation_create(tournament=a, stage="pools", seed=11))
+    # b plays its fixtures in reverse order: the order must not matter.
+    run_b = simulation.simulation_create(tournament=b, stage="pools", seed=11)
+    for fixture_id in reversed(simulation.ready_fixture_ids(run_b)):
+        simulation.fixture_simulate(fixture_id=fixture_id, run_seed=11)
+    simulation.run_inline(simulation.simulation_create(tournament=c, stage="pools", seed=12))
+    assert len(results_by_key(a)) == 40
+    assert results_by_key(a) == results_by_key(b)
+    assert results_by_key(a) != results_by_key(c)
+
+
+def test_a_fixture_with_a_result_is_skipped_and_a_second_delivery_changes_nothing():
+    tournament = rwc_tournament()
+    fixture = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk").first()
+    first = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=3)
+    assert first.status == "played"
+    again = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=3)
+    assert again.status == "skipped"
+    assert Result.objects.filter(fixture=fixture).count() == 1
+    assert Match.objects.filter(fixture=fixture).count() == 1
+    assert fixture.result_changes.count() == 1
+
+
+def test_knockout_fixture_without_teams_is_not_ready():
+    tournament = rwc_tournament()
+    qf = Fixture.objects.get(tournament=tournament, code="QF1")
+    assert simulation.fixture_simulate(fixture_id=qf.pk, run_seed=1).status == "not_ready"
+    assert not Result.objects.filter(fixture=qf).exists()
+
+
+def test_the_match_record_replays_to_the_recorded_result():
+    tournament = rwc_tournament()
+    fixture = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk").first()
+    outcome = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=5)
+    match = Match.objects.get(pk=outcome.match_id)
+    log = list(MatchAction.objects.filter(match=match).order_by("ply").values_list("seat", "action"))
+    assert len(log) == match.ply > 10
+    assert all(a.by_computer for a in MatchAction.objects.filter(match=match)[:5])
+    state = replay(match.ruleset, seed=match.seed, options=match.options, actions=log)
+    assert state.is_over
+    result = Result.objects.get(fixture=fixture)
+    assert tuple(state.outcome().points) == (result.home_score, result.away_score)
+    assert tuple(state.outcome().tries) == (result.home_tries, result.away_tries)
+    assert match.seed == simulation.fixture_seed(5, fixture)
+    assert sorted(match.seats.values_list("kind", flat=True)) == ["computer", "computer"]
+
+
+def test_fixture_seed_depends_on_stable_key_not_database_id():
+    a = rwc_tournament("ka")
+    b = rwc_tournament("kb")
+    fa = Fixture.objects.filter(tournament=a, stage="pool").order_by("pk").first()
+    fb = Fixture.objects.get(tournament=b, stage="pool", home__team=fa.home.team, away__team=fa.away.team)
+    assert fa.pk != fb.pk
+    assert simulation.fixture_seed(9, fa) == simulation.fixture_seed(9, fb)
+    assert simulation.fixture_seed(9, fa) != simulation.fixture_seed(10, fa)
+
+
+def test_entry_computer_level_chooses_the_player():
+    tournament = rwc_tournament()
+    fixture = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk").first()
+    type(fixture.home).objects.filter(pk=fixture.home_id).update(computer_level="random")
+    outcome = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=5)
+    levels = dict(Match.objects.get(pk=outcome.match_id).seats.values_list("seat", "computer_level"))
+    assert levels == {0: "random", 1: "aware"}
+
+
+def test_stage_knockout_refused_before_the_pools_are_done_and_pools_only_stop_at_the_pools():
+    tournament = rwc_tournament()
+    with pytest.raises(ValidationError, match="not known"):
+        simulation.simulation_create(tournament=tournament, stage="knockout")
+    run = simulation.run_inline(simulation.simulation_create(tournament=tournament, stage="pools", seed=1))
+    assert run.status == "finished" and (run.done, run.total) == (40, 40)
+    assert not Result.objects.filter(fixture__tournament=tournament, fixture__stage="knockout").exists()
+    # The quarter-finals are filled by advancement; the knockout stage can go now.
+    run = simulation.run_inline(simulation.simulation_create(tournament=tournament, stage="knockout", seed=1))
+    assert (run.done, run.total, run.status) == (8, 8, "finished")
+    with pytest.raises(ValidationError, match="already has a result"):
+        simulation.simulation_create(tournament=tournament, stage="all")
+
+
+def test_one_round_and_one_fixture_scopes():
+    tournament = rwc_tournament()
+    run = simulation.run_inline(simulation.simulation_create(tournament=tournament, round_number=1, seed=2))
+    round_one = Fixture.objects.filter(tournament=tournament, round_number=1).count()
+    assert (run.done, run.total) == (round_one, round_one)
+    assert Result.objects.filter(fixture__tournament=tournament).count() == round_one
+    fixture = Fixture.objects.filter(tournament=tournament, round_number=2).first()
+    run = simulation.run_inline(simulation.simulation_create(tournament=tournament, fixture=fixture, seed=2))
+    assert (run.done, run.total) == (1, 1)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"stage": "everything"}, "Unknown stage"),
+    ({"seed": "abc"}, "whole number"),
+    ({"seed": -1}, "between"),
+])
+def test_bad_requests_are_refused_with_a_message(kwargs, message):
+    tournament = rwc_tournament()
+    with pytest.raises(ValidationError, match=message):
+        simulation.simulation_create(tournament=tournament, **kwargs)
+
+
+def test_manual_tournament_cannot_be_simulated_and_a_second_run_is_refused():
+    tournament = rwc_tournament()
+    simulation.simulation_create(tournament=tournament, stage="pools")
+    with pytest.raises(ValidationError, match="already running"):
+        simulation.simulation_create(tournament=tournament, stage="pools")
+    tournament.ruleset = "manual"
+    tournament.save()
+    SimulationRun.objects.all().delete()
+    with pytest.raises(ValidationError, match="real pitch"):
+        simulation.simulation_create(tournament=tournament)
+
+
+def test_queue_hands_each_ready_fixture_out_once_unless_resumed():
+    tournament = rwc_tournament()
+    run = simulation.simulation_create(tournament=tournament, stage="all", seed=1)
+    sent = []
+    first = simulation.run_queue_ready(run.pk, send=sent.extend)
+    assert len(first) == 40 and sent == first
+    assert simulation.run_queue_ready(run.pk, send=sent.extend) == []
+    assert len(simulation.run_queue_ready(run.pk, again=True)) == 40
