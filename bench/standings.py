@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _setup(configured_db: bool) -> None:
+    # Run as a script, this folder is first on sys.path, where a sibling module (bench/http.py) would
+    # shadow the standard library's package of the same name: look for modules from the project root.
+    here = Path(__file__).resolve().parent
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     if not configured_db:

@@ -16,13 +16,13 @@ Who may do what (the same rules as the web pages):
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError, Q
+from django.db.models import ProtectedError, Q, RestrictedError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
@@ -31,7 +31,9 @@ from league import cache as league_cache
 from league import selectors, services
 from league.models import Entry, Fixture, Pool, Result, Team, Tournament
 from league.permissions import (
+    EDIT_DENIED_MESSAGE,
     TournamentPermission,
+    can_edit_tournament,
     listed_tournaments,
     viewable_tournaments,
 )
@@ -43,6 +45,7 @@ from league.serializers import (
     ImportSummarySerializer,
     PoolSerializer,
     PoolStandingsSerializer,
+    ResultChangeSerializer,
     ResultSerializer,
     ResultsImportSerializer,
     ResultWriteSerializer,
@@ -266,7 +269,7 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         try:
             with transaction.atomic():
                 instance.delete()
-        except ProtectedError:
+        except (ProtectedError, RestrictedError):
             raise DRFValidationError(
                 {"detail": [_("This team already has fixtures or results: withdraw it instead of removing it.")]})
         league_cache.tournament_changed(tournament)
@@ -357,3 +360,14 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         services.result_record(fixture=fixture, user=request.user, source=Result.Source.MANUAL,
                                **serializer.validated_data)
         return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
+
+    @extend_schema(responses=ResultChangeSerializer(many=True), summary="The result's audit trail (organisers)")
+    @action(detail=True, methods=["get"], url_path="result/history", pagination_class=None)
+    def result_history(self, request, pk=None):
+        """Every change of this fixture's result, oldest first: kept for corrections and disputes."""
+        fixture = self.get_object()
+        # The trail names who changed what: it is for the organisers, not the public.
+        if not can_edit_tournament(request.user, fixture.tournament):
+            raise PermissionDenied(EDIT_DENIED_MESSAGE)
+        changes = selectors.result_changes(fixture)
+        return Response(ResultChangeSerializer(changes, many=True).data)

@@ -193,19 +193,3 @@ def standings_csv(tables) -> str:
             data = row.as_dict() if hasattr(row, "as_dict") else dict(row)
             rows.append([pool_name] + [data[key] for key in STANDING_COLUMNS[1:]])
     return _csv(rows, STANDING_COLUMNS)
-
-
-# --- printable sheets ----------------------------------------------------------------------------------------------
-
-
-def fixtures_by_round(fixtures: Iterable[Fixture]) -> list[tuple[str, list[Fixture]]]:
-    """Group fixtures into rounds for the printable list (one printed page per round)."""
-    rounds: dict[tuple, list[Fixture]] = {}
-    labels: dict[tuple, str] = {}
-    for f in sorted(fixtures, key=lambda f: (f.stage != Fixture.Stage.POOL, f.round_number, f.kickoff or timezone.now(),
-                                              f.slot, f.pk)):
-        key = (f.stage != Fixture.Stage.POOL, f.round_number if f.stage == Fixture.Stage.POOL else f.round_name or
-               f.round_number)
-        rounds.setdefault(key, []).append(f)
-        labels.setdefault(key, f.round_name or f"Round {f.round_number}")
-    return [(labels[key], items) for key, items in rounds.items()]

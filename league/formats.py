@@ -18,6 +18,7 @@ clear message. The algorithms are pure and live in ``league.draws``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -55,10 +56,12 @@ def draw_pools(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
         raise ValidationError({"method": [f"Unknown draw method {method!r}; use one of: {', '.join(draws.METHODS)}."]})
     if Result.objects.filter(fixture__tournament=tournament, fixture__stage=Fixture.Stage.POOL).exists():
         raise ValidationError("The pools cannot be drawn again: pool results have been entered.")
-    names = draws.pool_names(pools) if isinstance(pools, int) else [str(p).strip() for p in pools]
     entries = _entries_in_seed_order(tournament)
     by_code = {e.team.code: e for e in entries}
     try:
+        names = draws.pool_names(pools) if isinstance(pools, int) else [str(p).strip() for p in pools]
+        if any(not name or len(name) > 20 for name in names):
+            raise draws.DrawError("pool names must have 1 to 20 characters")
         if method == draws.MANUAL:
             if not assignment:
                 raise draws.DrawError("a manual draw needs each team's pool")
@@ -151,12 +154,16 @@ def bracket_plans(tournament: Tournament) -> list[brackets.Bracket]:
 
 
 @transaction.atomic
-def bracket_create(*, tournament: Tournament, replace: bool = False, user=None) -> list[Fixture]:
+def bracket_create(*, tournament: Tournament, replace: bool = False, user=None, days_between_rounds: int = 7,
+                   slot_minutes: int = 90) -> list[Fixture]:
     """Make the knockout fixtures of the tournament's format, with their slot sources, and fill what is known.
 
     Knockout round numbers continue after the last pool round so that fixture
-    lists by round never mix the two stages. Refused if knockout fixtures
-    exist, unless ``replace`` and none has a result.
+    lists by round never mix the two stages. When the pool fixtures have
+    kick-offs, knockout round r kicks off r x ``days_between_rounds`` after
+    the last pool match (r x ``slot_minutes`` when that is 0: a one-day
+    festival). Refused if knockout fixtures exist, unless ``replace`` and none
+    has a result.
     """
     existing = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
     if existing.exists():
@@ -166,15 +173,18 @@ def bracket_create(*, tournament: Tournament, replace: bool = False, user=None) 
             raise ValidationError("Knockout fixtures with results cannot be replaced.")
         existing.delete()
     plans = bracket_plans(tournament)
-    offset = Fixture.objects.filter(tournament=tournament).exclude(stage=Fixture.Stage.KNOCKOUT).aggregate(
-        m=Max("round_number"))["m"] or 0
+    earlier = Fixture.objects.filter(tournament=tournament).exclude(stage=Fixture.Stage.KNOCKOUT).aggregate(
+        m=Max("round_number"), last=Max("kickoff"))
+    offset = earlier["m"] or 0
+    step = timedelta(days=days_between_rounds) if days_between_rounds else timedelta(minutes=slot_minutes)
     fixtures = []
     for plan in plans:
         for spec in plan.matches:
             fixtures.append(Fixture(
                 tournament=tournament, stage=Fixture.Stage.KNOCKOUT, bracket=spec.bracket or plan.name,
                 round_number=offset + spec.round_number, round_name=spec.round_name, code=spec.code,
-                home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot))
+                home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot,
+                kickoff=earlier["last"] + step * spec.round_number if earlier["last"] else None))
     created = Fixture.objects.bulk_create(fixtures)
     advancement.rederive(tournament, user=user)
     tournament_changed(tournament)

@@ -189,8 +189,10 @@ class Fixture(models.Model):
     round_number = models.PositiveSmallIntegerField(_("round"), default=1)
     round_name = models.CharField(_("round name"), max_length=40, blank=True)
     code = models.CharField(_("code"), max_length=20, blank=True)
-    home = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="home_fixtures")
-    away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures")
+    # RESTRICT, not PROTECT: an entry with fixtures cannot be deleted on its own (withdraw it instead), but
+    # deleting the whole tournament (which cascades to both) is allowed.
+    home = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="home_fixtures")
+    away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="away_fixtures")
     home_source = models.CharField(max_length=40, blank=True)
     away_source = models.CharField(max_length=40, blank=True)
     kickoff = models.DateTimeField(_("kick-off"), null=True, blank=True)
@@ -199,7 +201,7 @@ class Fixture(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
 
     class Meta:
-        ordering = ["tournament", "stage", "round_number", "kickoff", "slot", "id"]
+        ordering = ["tournament", "round_number", "kickoff", "slot", "id"]
         constraints = [
             models.CheckConstraint(condition=Q(home__isnull=True) | Q(away__isnull=True) | ~Q(home=F("away")),
                                    name="fixture_two_different_teams"),
@@ -242,7 +244,7 @@ class Result(models.Model):
     away_tries = models.PositiveSmallIntegerField(_("away tries"), default=0)
     kind = models.CharField(max_length=15, choices=Kind.choices, default=Kind.PLAYED)
     # For a knockout draw: who went through, and how.
-    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
     decided_by = models.CharField(max_length=12, choices=DecidedBy.choices, default="", blank=True)
     stats = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.MANUAL)

@@ -65,7 +65,8 @@ def _schedule_options(kwargs: dict, default_venues=None) -> dict:
 
 
 @preset("rwc2023", label="Rugby World Cup 2023 (20 nations, pools A-D)",
-        description="The 20 nations in their real 2023 pools, each pool a single round robin.")
+        description="The 20 nations in their real 2023 pools, each pool a single round robin, then the "
+                    "2023 quarter-finals, semi-finals, bronze final and final.")
 def rwc2023(*, name: str, slug: str, ruleset: str = "manual", user=None, status: str = Tournament.Status.IN_PROGRESS,
             visibility: str = Tournament.Visibility.PUBLIC, **kwargs) -> Tournament:
     """The 20 RWC 2023 nations in pools A-D as drawn, seeded by World Rugby ranking, pool fixtures made."""
@@ -87,7 +88,8 @@ def rwc2023(*, name: str, slug: str, ruleset: str = "manual", user=None, status:
         services.fixtures_generate_round_robin(tournament=tournament, double=False,
                                                **_schedule_options(kwargs, RWC2023_VENUES))
         # The quarter-finals, semi-finals, bronze final and final as in 2023, filled as pools finish.
-        formats.bracket_create(tournament=tournament)
+        formats.bracket_create(tournament=tournament, days_between_rounds=kwargs.get("days_between_rounds", 7),
+                               slot_minutes=kwargs.get("slot_minutes") or 90)
     return tournament
 
 
@@ -149,7 +151,8 @@ def _pooled_tournament(fmt: str, format_options: dict, *, name, slug, teams, rul
     seed = kwargs.get("draw_seed")
     formats.draw_pools(tournament=tournament, method=kwargs.get("draw") or "seeded", pools=pools,
                        seed=int(seed) if seed not in (None, "") else None, user=user, **_schedule_options(kwargs))
-    formats.bracket_create(tournament=tournament, user=user)
+    formats.bracket_create(tournament=tournament, user=user, days_between_rounds=kwargs.get("days_between_rounds", 7),
+                           slot_minutes=kwargs.get("slot_minutes") or 90)
     return tournament
 
 

@@ -144,8 +144,10 @@ def schedule_rounds(
     Round *n* of every pool is played on the same day (``start_date`` plus
     ``(n - 1) * days_between_rounds``); the pools share the venues, so a round
     with more matches than venues is split into consecutive time slots of
-    ``slot_minutes`` from ``first_kickoff``. Without ``start_date`` kick-offs
-    stay empty (slots and venues are still assigned).
+    ``slot_minutes`` from ``first_kickoff``. When rounds fall on the same day
+    (``days_between_rounds=0``: a one-day festival) each round starts when the
+    previous one's last slot is over. Without ``start_date`` kick-offs stay
+    empty (slots and venues are still assigned).
     """
     if slot_minutes <= 0:
         raise ValueError("a time slot must last at least one minute")
@@ -153,6 +155,7 @@ def schedule_rounds(
         raise ValueError("days between rounds cannot be negative")
     numbers = sorted({r.number for rounds in rounds_by_pool.values() for r in rounds})
     scheduled: list[ScheduledMatch] = []
+    free_from: datetime | None = None  # when the previous round's last slot is over
     for number in numbers:
         # Interleave the pools (A1, B1, C1, A2, ...) so that early slots are shared fairly.
         per_pool = [[(pool, m) for m in r.matches] for pool, rounds in rounds_by_pool.items()
@@ -161,9 +164,14 @@ def schedule_rounds(
         # Teams are keyed by pool too: the same value in two pools is two different sides.
         places = assign_slots([((p, h), (p, a)) for p, (h, a) in entries], venues)
         day = start_date + timedelta(days=(number - 1) * days_between_rounds) if start_date else None
+        first = datetime.combine(day, first_kickoff) if day else None
+        if first is not None and free_from is not None and free_from > first:
+            # Rounds on the same day (a one-day festival): a round starts when the previous one is over.
+            first = free_from
+        if first is not None:
+            free_from = first + timedelta(minutes=(max((slot for slot, _v in places), default=0) + 1) * slot_minutes)
         for (pool, (home, away)), (slot, venue) in zip(entries, places, strict=True):
-            kickoff = (datetime.combine(day, first_kickoff) + timedelta(minutes=slot * slot_minutes)
-                       if day else None)
+            kickoff = first + timedelta(minutes=slot * slot_minutes) if first else None
             scheduled.append(ScheduledMatch(round_number=number, home=home, away=away, slot=slot, venue=venue,
                                             kickoff=kickoff, pool=pool))
     scheduled.sort(key=lambda m: (m.round_number, m.slot, _venue_index(venues, m.venue)))

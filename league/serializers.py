@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.brackets import source_label
-from league.models import Entry, Fixture, Pool, Result, Team, Tournament
+from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
 
 
@@ -434,3 +434,14 @@ class ImportSummarySerializer(serializers.Serializer):
     created = serializers.IntegerField()
     updated = serializers.IntegerField()
     unchanged = serializers.IntegerField()
+
+
+class ResultChangeSerializer(serializers.ModelSerializer):
+    """One row of a result's audit trail: who changed it, when, the old and new values, and why."""
+
+    changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = ResultChange
+        fields = ["action", "old", "new", "reason", "changed_by", "changed_at"]
+        read_only_fields = fields

@@ -132,6 +132,8 @@ def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Po
                      .values_list("team__code", flat=True))
     if already:
         raise ValidationError(f"Already in {tournament.name}: {', '.join(already)}.")
+    if isinstance(pool, Pool) and pool.tournament_id != tournament.pk:
+        raise ValidationError({"pool": [f"Pool {pool.name} belongs to another tournament."]})
     with transaction.atomic():
         if isinstance(pool, str):
             pool = pool_create(tournament=tournament, name=pool)

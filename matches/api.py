@@ -65,15 +65,20 @@ class MatchViewAPI(APIView):
     @extend_schema(parameters=[OpenApiParameter("seat", int), OpenApiParameter("events_from", int)],
                    responses={200: dict, 304: None})
     def get(self, request, pk):
-        match = _match_or_404(pk)
-        seat = selectors.viewer_seat(match, user=request.user, session=request.session,
-                                     requested=_seat_param(request))
-        if seat is None and not selectors.can_watch(request.user, match):
+        try:
+            light = selectors.get_match_version(pk)
+        except Match.DoesNotExist:
             raise Http404("No such match.")
-        etag = selectors.match_etag(match, seat)
+        seat = selectors.viewer_seat(light, user=request.user, session=request.session,
+                                     requested=_seat_param(request))
+        if seat is None and not selectors.can_watch(request.user, light):
+            raise Http404("No such match.")
+        etag = selectors.match_etag(light, seat)
         if etag in request.headers.get("If-None-Match", "") and "events_from" not in request.query_params:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
+            match = _match_or_404(pk)
+            etag = selectors.match_etag(match, seat)
             state = services.match_state(match)
             try:
                 events_from = int(request.query_params["events_from"]) if "events_from" in request.query_params \

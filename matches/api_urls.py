@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from matches import api
+from matches import api, simulation_api
 
 urlpatterns = [
     path("matches/<int:pk>/", api.MatchViewAPI.as_view(), name="api-match"),
     path("matches/<int:pk>/actions/", api.MatchActionsAPI.as_view(), name="api-match-actions"),
     path("matches/<int:pk>/replay/<int:n>/", api.MatchReplayAPI.as_view(), name="api-match-replay"),
+    path("tournaments/<slug:slug>/simulation/", simulation_api.SimulationAPI.as_view(), name="api-simulation"),
+    path("tournaments/<slug:slug>/odds/", simulation_api.OddsAPI.as_view(), name="api-odds"),
 ]

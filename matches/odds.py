@@ -437,6 +437,15 @@ def _percent(p: float) -> str:
     return f"{round(100 * p)}%"
 
 
+def stored_odds(tournament: Tournament) -> dict | None:
+    """The stored odds' JSON (API): runs, model, rounds and per team its chances (0..1), or None."""
+    stored = QualificationOdds.objects.filter(tournament=tournament).first()
+    if stored is None:
+        return None
+    return {**stored.data, "version": stored.version, "current": stored.version == tournament.version,
+            "computed_at": stored.computed_at.isoformat()}
+
+
 def tournament_odds(tournament: Tournament) -> dict | None:
     """The stored odds in the form the standings page's partial shows (one query), or None."""
     stored = QualificationOdds.objects.filter(tournament=tournament).first()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from engine.core import SEAT_NAMES, GameState
 from matches.models import Match, MatchSeat
@@ -24,6 +24,17 @@ def match_queryset() -> QuerySet:
 def get_match(pk) -> Match:
     """A match with its seats and fixture loaded; ``Match.DoesNotExist`` if absent."""
     return match_queryset().get(pk=pk)
+
+
+def get_match_version(pk) -> Match:
+    """Only what the ETag and the access checks need: no snapshot (tens of kB of JSON) and no seats.
+
+    The idle poll (answered 304) runs on this; ``Match.DoesNotExist`` if absent.
+    """
+    return Match.objects.select_related("fixture__tournament").only(
+        "id", "ply", "status", "updated_at", "created_by_id", "fixture__id", "fixture__tournament__id",
+        "fixture__tournament__status", "fixture__tournament__visibility").prefetch_related(
+        Prefetch("seats", queryset=MatchSeat.objects.select_related("entry"))).get(pk=pk)
 
 
 def seats_held(match: Match, *, user=None, session=None) -> set[int]:

@@ -191,9 +191,10 @@ def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]
     """Hand out the fixtures of a running run that are ready and that this run has not handed out yet.
 
     The run's row lock makes this exact when several workers finish fixtures at once: each ready fixture
-    goes out once. ``send(fixture_ids)`` (queueing the tasks) is called *before* the commit that marks
-    them handed out: if the process dies in between they simply go out again later (at least once; a
-    fixture delivered twice is skipped the second time), never zero times. ``again`` (resuming after a
+    goes out once. ``send(fixture_ids)`` (queueing the tasks) is called inside the transaction that marks
+    them handed out, before its commit: if the process dies in between, the mark is rolled back and they
+    go out again later (at least once; a fixture delivered twice is skipped the second time), never zero
+    times. ``again`` (resuming after a
     worker was lost) hands out every ready fixture again.
     """
     run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
@@ -203,9 +204,9 @@ def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]
     queued = _queued(run)
     fresh = ready if again else [pk for pk in ready if pk not in queued]
     if fresh:
+        _set_queued(run, queued | set(fresh))
         if send is not None:
             send(fresh)
-        _set_queued(run, queued | set(fresh))
     return fresh
 
 
@@ -373,11 +374,11 @@ def run_update_progress(run_id: int) -> SimulationRun | None:
         note = ""
         # Stuck (nothing handed out is still unplayed, and nothing more is ready): finish with a note. The
         # cheap question first: most of the time a fixture handed out is still being played.
-        if not finished and not Fixture.objects.filter(pk__in=_queued(run), result__isnull=True).exists():
-            if not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists():
-                finished = True
-                note = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
-                        "not known or people are playing them.")
+        if (not finished and not Fixture.objects.filter(pk__in=_queued(run), result__isnull=True).exists()
+                and not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists()):
+            finished = True
+            note = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
+                    "not known or people are playing them.")
         if finished:
             SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
                 status=SimulationRun.Status.FINISHED, finished_at=timezone.now(), error=note)
@@ -439,4 +440,5 @@ def simulation_progress(tournament: Tournament) -> dict | None:
     data = run_data(latest_run(tournament))
     if data is not None:
         data["state"] = data["status"]
+        data["tournament"] = tournament.slug
     return data

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches import views
+from matches import simulation_views, views
 
 app_name = "matches"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("fixture/<int:fixture_pk>/start/", views.start_fixture, name="start-fixture"),
     path("tournament/<slug:slug>/passes/", views.tournament_passes, name="passes"),
     path("tournament/<slug:slug>/live/", views.live_now, name="live-now"),
+    path("tournament/<slug:slug>/simulation/", simulation_views.simulation_progress, name="simulation-progress"),
+    path("tournament/<slug:slug>/odds/", simulation_views.odds_partial, name="odds"),
     path("<int:pk>/", views.play, name="play"),
     path("<int:pk>/watch/", views.watch, name="watch"),
     path("<int:pk>/board/", views.board, name="board"),

@@ -198,17 +198,26 @@ def watch(request, pk):
 
 
 def board(request, pk):
-    """The live fragment htmx polls: 304 when the ETag in If-None-Match is still current."""
-    match = _match_or_404(pk)
+    """The live fragment htmx polls: 304 when the ETag in If-None-Match is still current.
+
+    The idle case (nothing changed, the common one) reads only the match's version and seats: no
+    snapshot, no engine, no template.
+    """
+    try:
+        light = selectors.get_match_version(pk)
+    except Match.DoesNotExist:
+        raise Http404("No such match.")
     spectator = request.GET.get("as") == "watch"
-    seat = _seat_for(request, match, spectator)
-    _check_watch(request, match, seat)
-    etag = selectors.match_etag(match, seat)
+    seat = _seat_for(request, light, spectator)
+    _check_watch(request, light, seat)
+    etag = selectors.match_etag(light, seat)
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
+        match = _match_or_404(pk)
         response = render(request, "matches/_live.html",
                           _live_context(request, match, seat, spectator=seat is None))
+        etag = selectors.match_etag(match, seat)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
     return response

@@ -14,6 +14,12 @@ def _no_odds_after_result(settings):  # pytest-django's settings fixture, not hy
     settings.ODDS_AFTER_RESULT = False
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """A cheap hasher in tests: PBKDF2's deliberate slowness made every user created cost a large share of a test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def organiser(django_user_model):
     return django_user_model.objects.create_user(username="organiser", password="pw-organiser-1")

@@ -45,6 +45,8 @@ PHASE_NAMES = ("tackle", "penalty", "contest", "over")
 
 CARD_ACTIONS = tuple(f"card:{i}" for i in range(1, 7))
 CARD_POSITION = {action: i for i, action in enumerate(CARD_ACTIONS)}
+# The card actions open for each bitmask of face-down positions (bit i: position i + 1 still there).
+MASK_ACTIONS = tuple(tuple(CARD_ACTIONS[i] for i in range(6) if mask >> i & 1) for mask in range(64))
 DROP_GOAL = "drop-goal"
 KICK_FOR_TOUCH = "kick-for-touch"
 KICK_FOR_GOAL = "kick-for-goal"
@@ -137,6 +139,7 @@ class RugbyLeagueCardsState(GameState):
         self.table: list[int] = []  # the last round's cards, (home, away) pairs in the order played
         self.revealed: list[int] = []  # the same, kept for the views after the table is cleared by a deal
         self.hands: list[list[int]] = [[], []]  # face-down rows; -1 marks a position already played
+        self.masks = [0, 0]  # the same as bitmasks (bit i: position i + 1 face down), for legal_actions
         self.pending = [-1, -1]  # position index each seat has chosen this round (-1: not yet)
         self.last_rank = [-1, -1]  # rank of the last card each seat put down in open play (penalty rule)
         self.score = [0, 0]
@@ -187,6 +190,8 @@ class RugbyLeagueCardsState(GameState):
         self.pending = [-1, -1]
         # I12: the home row is dealt first (positions 1..size, off the top of the pile), then the away row.
         pile = self.pile
+        full = (1 << size) - 1
+        self.masks = [full, full]
         if len(pile) >= size + size:
             self.hands = [pile[:size], pile[size:size + size]]
             del pile[:size + size]
@@ -211,11 +216,7 @@ class RugbyLeagueCardsState(GameState):
         if phase in (TACKLE, CONTEST):
             if seat not in (0, 1) or self.pending[seat] >= 0:
                 return []
-            row = self.hands[seat]
-            if -1 in row:
-                actions = [CARD_ACTIONS[i] for i in range(len(row)) if row[i] >= 0]
-            else:
-                actions = list(CARD_ACTIONS[:len(row)])
+            actions = list(MASK_ACTIONS[self.masks[seat]])
             if phase == TACKLE and seat == self.attacker and (
                     self.ball >= 4 if seat == HOME else self.ball <= TRY - 4):
                 actions.append(DROP_GOAL)
@@ -257,6 +258,9 @@ class RugbyLeagueCardsState(GameState):
         away_card = hands[1][pending[1]]
         hands[0][pending[0]] = -1
         hands[1][pending[1]] = -1
+        masks = self.masks
+        masks[0] &= ~(1 << pending[0])
+        masks[1] &= ~(1 << pending[1])
         self.pending = [-1, -1]
         if self.table:
             self.discards.extend(self.table)
@@ -272,6 +276,9 @@ class RugbyLeagueCardsState(GameState):
         away_card = hands[1][pending[1]]
         hands[0][pending[0]] = -1
         hands[1][pending[1]] = -1
+        masks = self.masks
+        masks[0] &= ~(1 << pending[0])
+        masks[1] &= ~(1 << pending[1])
         self.pending = [-1, -1]
         if self.table:
             self.discards.extend(self.table)
@@ -669,3 +676,4 @@ class RugbyLeagueCardsState(GameState):
                 value = {k: list(v) for k, v in value.items()}
             setattr(self, name, value)
         self.phase = PHASE_NAMES.index(data["phase"])
+        self.masks = [sum(1 << i for i, card in enumerate(row) if card >= 0) for row in self.hands]

@@ -256,3 +256,75 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
         failures["result form with errors"] = bad
     context.close()
     assert failures == {}
+
+
+@pytest.fixture
+def eager_celery():
+    from config.celery import app
+
+    old = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old
+
+
+def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live_server, django_user_model,
+                                                                   eager_celery):
+    """The same event with the card game's rule set: the pools are simulated from the page (Celery run
+    eagerly here, in the request), the quarter-final is entered by hand, a phone shows tables and bracket."""
+    from league.models import Fixture, Result, Tournament
+    from league.selectors import tournament_standings
+
+    django_user_model.objects.create_user(username="coach", password="pw-coach-123")
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill("coach")
+    page.get_by_label("Password").fill("pw-coach-123")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")
+
+    page.goto(f"{base}/new/")
+    page.get_by_label("Name", exact=True).fill("Card World Cup")
+    page.get_by_label("Web address (slug)").fill("card-wc")
+    page.get_by_label("Preset").select_option("rwc2023")
+    page.get_by_label("Rule set").select_option("rugby-league-cards")
+    page.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url("**/t/card-wc/manage/")
+
+    page.get_by_role("navigation", name="Organiser").get_by_role("link", name="Simulate").click()
+    page.get_by_label("Pool matches").check()
+    page.get_by_label("Seed").fill("7")
+    page.get_by_role("button", name="Start the simulation").click()
+    page.get_by_text("Simulation started").wait_for()
+    tournament = Tournament.objects.get(slug="card-wc")
+    assert Result.objects.filter(fixture__tournament=tournament, fixture__stage="pool",
+                                 source="simulated").count() == 40
+    shot(page, "sim-01-simulated")
+
+    qf1 = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="QF1")
+    assert qf1.home_id and qf1.away_id
+    page.goto(f"{base}/t/card-wc/manage/results/{qf1.pk}/")
+    # Card-game rugby league: try 4, conversion 2, penalty 2, drop goal 1.
+    page.get_by_label("Home score").fill("12")
+    page.get_by_label("Away score").fill("14")
+    page.get_by_label("Home tries").fill("2")
+    page.get_by_label("Away tries").fill("2")
+    page.get_by_role("button", name="Save the result").click()
+    page.get_by_text("Result saved").wait_for()
+    context.close()
+
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{base}/t/card-wc/")
+    for pool, rows in tournament_standings(tournament):
+        table = phone.get_by_role("table", name=f"Pool {pool.name}")
+        assert table.locator("tbody th .code").all_inner_texts() == [r.team_code for r in rows]
+        assert all(r.played == 4 for r in rows)
+    bracket = phone.get_by_role("region", name="Knockout bracket")
+    sf1_box = bracket.locator('li.bracket-match:has(span.code:text-is("SF1"))')
+    assert qf1.away.team.code in sf1_box.inner_text()
+    assert no_sideways_scroll(phone)
+    shot(phone, "sim-02-phone-tournament")
+    phone.context.close()

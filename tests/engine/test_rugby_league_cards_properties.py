@@ -30,6 +30,9 @@ def check_invariants(state, score_before, tries_before, new_events) -> None:
     else:
         assert 1 <= state.ball <= 6, "in play the ball is never on a try line"
     assert state.lost in (0, 1) or state.phase == OVER
+    for seat in (0, 1):
+        # The bitmask behind legal_actions agrees with the rows.
+        assert state.masks[seat] == sum(1 << i for i, card in enumerate(state.hands[seat]) if card >= 0)
     points = [0, 0]
     tries = [0, 0]
     for event in new_events:

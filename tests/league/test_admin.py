@@ -259,3 +259,27 @@ def test_changelists_run_a_fixed_number_of_queries(client, superuser, staff_orga
     for model in LEAGUE_MODELS:
         with django_assert_max_num_queries(14):
             assert client.get(url(model)).status_code == 200
+
+
+def test_a_tournament_with_fixtures_and_results_can_be_deleted(client, staff_organiser, two_cups):
+    mine, theirs = two_cups
+    client.force_login(staff_organiser)
+    page = client.get(url(Tournament, "delete", mine.pk))
+    assert page.status_code == 200 and not page.context["protected"]
+    services.result_record(fixture=Fixture.objects.filter(tournament=mine).first(), home_score=10, away_score=10,
+                           home_tries=2, away_tries=2)
+    assert client.post(url(Tournament, "delete", mine.pk), {"post": "yes"}).status_code == 302
+    assert not Tournament.objects.filter(pk=mine.pk).exists()
+    assert not Fixture.objects.filter(tournament_id=mine.pk).exists()
+    # Not another organiser's.
+    assert client.post(url(Tournament, "delete", theirs.pk), {"post": "yes"}).status_code == 302
+    assert Tournament.objects.filter(pk=theirs.pk).exists()
+
+
+def test_an_entry_with_fixtures_cannot_be_deleted_alone(client, staff_organiser, two_cups):
+    mine, _ = two_cups
+    entry = Entry.objects.filter(tournament=mine).first()
+    client.force_login(staff_organiser)
+    page = client.get(url(Entry, "delete", entry.pk))
+    assert page.status_code == 200 and page.context["protected"]  # the admin lists the fixtures in the way
+    assert Entry.objects.filter(pk=entry.pk).exists()

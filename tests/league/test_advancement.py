@@ -443,3 +443,28 @@ def test_a_match_being_played_is_not_changed_under_the_players(knockout6):
     with pytest.raises(ValidationError, match="being played now"):
         services.result_record(fixture=ko(knockout6, "QF1"), home_score=10, away_score=24, home_tries=1,
                                away_tries=3)
+
+
+def test_bracket_command_prints_swiss_and_solo_tables(db):
+    presets.preset_run("swiss", name="Club", slug="club-cli", rounds=1, teams=["FRA", "NZL", "IRE"])
+    out = StringIO()
+    call_command("bracket", "club-cli", stdout=out)
+    assert "Swiss table" in out.getvalue() and "FRA" in out.getvalue()
+    out = StringIO()
+    call_command("bracket", "club-cli", "--format", "json", stdout=out)
+    assert out.getvalue().strip() == "[]"
+    presets.preset_run("solo", name="Solo", slug="solo-cli", teams=["FRA", "NZL"])
+    out = StringIO()
+    call_command("bracket", "solo-cli", stdout=out)
+    assert "leaderboard" in out.getvalue() and "no attempt yet" in out.getvalue()
+
+
+def test_bad_draw_requests_are_clear_errors(db):
+    t = services.tournament_create(name="Bad draw", slug="bad-draw", format=Tournament.Format.POOLS_KNOCKOUT)
+    services.entries_add(tournament=t, teams=["FRA", "NZL", "IRE", "RSA"])
+    with pytest.raises(ValidationError, match="at least one pool"):
+        formats.draw_pools(tournament=t, pools=0)
+    with pytest.raises(ValidationError, match="too few"):
+        formats.draw_pools(tournament=t, pools=3)
+    with pytest.raises(ValidationError, match="Unknown draw method"):
+        formats.draw_pools(tournament=t, method="hat", pools=2)

@@ -578,3 +578,17 @@ def _upload(text: str):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("results.csv", text.encode(), content_type="text/csv")
+
+
+def test_result_history_is_for_organisers(world, anon, stranger, organiser):
+    fixture = first_fixture(world["public"])
+    url = f"/api/fixtures/{fixture.pk}/result/"
+    client_for(organiser).post(url, {"home_score": 5, "away_score": 0, "home_tries": 1}, format="json")
+    client_for(organiser).put(url, {"home_score": 7, "away_score": 0, "home_tries": 1, "reason": "conversion"},
+                              format="json")
+    assert anon.get(url + "history/").status_code in DENIED_ANONYMOUS
+    assert client_for(stranger).get(url + "history/").status_code == 403
+    history = client_for(organiser).get(url + "history/").json()
+    assert [(h["action"], h["reason"], h["changed_by"]) for h in history] == [
+        ("created", "", "organiser"), ("updated", "conversion", "organiser")]
+    assert (history[1]["old"]["home_score"], history[1]["new"]["home_score"]) == (5, 7)

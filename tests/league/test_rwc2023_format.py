@@ -150,3 +150,10 @@ def test_end_to_end_with_the_commands(db):
     quarter_finals = json.loads(out.getvalue())[0]
     assert [(m["code"], m["home"], m["away"]) for m in quarter_finals] == [
         ("QF1", "WAL", "ARG"), ("QF2", "IRE", "NZL"), ("QF3", "ENG", "FIJ"), ("QF4", "FRA", "RSA")]
+
+
+def test_knockout_kickoffs_follow_the_pools(rwc):
+    last_pool = Fixture.objects.filter(tournament=rwc, stage=Fixture.Stage.POOL).order_by("-kickoff").first()
+    qf1, final = ko(rwc, "QF1"), ko(rwc, "F")
+    assert (qf1.kickoff - last_pool.kickoff).days == 7
+    assert (final.kickoff - last_pool.kickoff).days == 21

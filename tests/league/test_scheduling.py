@@ -194,3 +194,14 @@ def test_bad_calendar_settings():
         schedule_rounds({"A": round_robin(["X", "Y"])}, slot_minutes=0)
     with pytest.raises(ValueError):
         assign_slots([("X", "Y")], ["P1", "P1"])
+
+
+def test_one_day_festival_rounds_follow_each_other():
+    # Four teams, one pitch, 30-minute slots, every round on the same day from 10:00.
+    plan = schedule_rounds({"A": round_robin(["W", "X", "Y", "Z"])}, start_date=date(2026, 3, 7),
+                           first_kickoff=time(10, 0), slot_minutes=30, days_between_rounds=0, venues=["Pitch"])
+    assert [m.kickoff.strftime("%H:%M") for m in plan] == ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30"]
+    assert [m.round_number for m in plan] == [1, 1, 2, 2, 3, 3]
+    # No team is booked twice at the same time, across rounds too.
+    booked = Counter((m.kickoff, t) for m in plan for t in (m.home, m.away))
+    assert set(booked.values()) == {1}

@@ -6,6 +6,8 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from league import presets, selectors, services
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
@@ -36,6 +38,15 @@ def test_union_scores(score, tries, possible):
     assert union_score_possible(score, tries) is possible
     assert (score_error("manual", score, tries) is None) is possible
     assert (score_error("bokx", score, tries) is None) is possible
+
+
+@settings(max_examples=100)
+@given(tries=st.integers(0, 15), data=st.data())
+def test_every_union_score_made_of_tries_conversions_and_kicks_is_accepted(tries, data):
+    conversions = data.draw(st.integers(0, tries))
+    kicks = data.draw(st.integers(0, 10))
+    assert score_error("manual", 5 * tries + 2 * conversions + 3 * kicks, tries) is None
+    assert score_error("rugby-league-cards", 4 * tries + data.draw(st.integers(0, 30)), tries) is None
 
 
 def test_scoring_messages_and_other_rule_sets():
@@ -105,6 +116,9 @@ def test_entries_add_refusals():
         services.entries_add(tournament=t, teams=["FRA", "NZL"])
     with pytest.raises(ValidationError, match="more than once: NZL"):
         services.entries_add(tournament=t, teams=["NZL", "nzl"])
+    other = services.tournament_create(name="Other", slug="other")
+    with pytest.raises(ValidationError, match="another tournament"):
+        services.entries_add(tournament=t, teams=["NZL"], pool=services.pool_create(tournament=other, name="A"))
     assert Entry.objects.filter(tournament=t).count() == 1
 
 

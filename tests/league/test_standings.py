@@ -1,6 +1,8 @@
 """Pool tables computed by hand: points, bonus points, walkovers and the RWC 2023 tie-breakers."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from league import standings as s
 from league.standings import MatchResult, PointsSystem, StandingEntry, compute_standings
@@ -245,3 +247,32 @@ def test_points_system_from_a_tournament_like_object():
         win_points, draw_points, loss_points, try_bonus_threshold, losing_bonus_margin = 3, 1, 0, None, 5
 
     assert PointsSystem.from_tournament(T) == PointsSystem(3, 1, 0, None, 5)
+
+
+@settings(max_examples=100)
+@given(st.data())
+def test_table_invariants(data):
+    n = data.draw(st.integers(min_value=2, max_value=8))
+    codes = [f"T{i}" for i in range(n)]
+    pairs = [(h, a) for h in range(1, n + 1) for a in range(1, n + 1) if h != a]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), max_size=20))
+    results = [MatchResult(h, a, data.draw(st.integers(0, 60)), data.draw(st.integers(0, 60)),
+                           data.draw(st.integers(0, 8)), data.draw(st.integers(0, 8)),
+                           data.draw(st.sampled_from(["played", "walkover_home", "walkover_away"])))
+               for h, a in chosen]
+    rows = compute_standings(entries(*codes), results, WORLD_RUGBY)
+    assert sorted(row.position for row in rows) == list(range(1, n + 1))
+    assert [row.position for row in rows] == list(range(1, n + 1))
+    assert all(a.points >= b.points for a, b in zip(rows, rows[1:], strict=False))
+    assert sum(r.won for r in rows) == sum(r.lost for r in rows)
+    assert sum(r.drawn for r in rows) % 2 == 0
+    assert sum(r.played for r in rows) == 2 * len(results)
+    assert sum(r.points_for for r in rows) == sum(r.points_against for r in rows)
+    assert sum(r.tries_for for r in rows) == sum(r.tries_against for r in rows)
+    for r in rows:
+        assert r.played == r.won + r.drawn + r.lost
+        assert r.points == 4 * r.won + 2 * r.drawn + r.bonus_points
+        assert 0 <= r.bonus_points <= 2 * r.played
+    # The order does not depend on the order the results come in.
+    again = compute_standings(entries(*codes), list(reversed(results)), WORLD_RUGBY)
+    assert [r.team_code for r in again] == [r.team_code for r in rows]

@@ -6,8 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from league.format_selectors import bracket_for_tournament, bracket_rounds
+from league.format_selectors import bracket_for_tournament, bracket_rounds, solo_leaderboard, swiss_table
 from league.management.commands._common import tournament_or_error
+from league.models import Tournament
 
 _DECIDED = {"extra_time": "after extra time", "tries": "on tries", "kicking": "after a kicking competition",
             "walkover": "walkover"}
@@ -38,7 +39,7 @@ class Command(BaseCommand):
             return
         self.stdout.write(tournament.name)
         if not data["brackets"]:
-            self.stdout.write("No knockout bracket.")
+            self._no_bracket(tournament)
         for bracket in data["brackets"]:
             for rnd in bracket["rounds"]:
                 self.stdout.write("")
@@ -54,3 +55,22 @@ class Command(BaseCommand):
                     if match["winner"] and match["decided_by"]:
                         line += f" ({match['winner']} {_DECIDED.get(match['decided_by'], match['decided_by'])})"
                     self.stdout.write(line)
+
+    def _no_bracket(self, tournament: Tournament) -> None:
+        """A Swiss or solo challenge has a table instead of a bracket: print that."""
+        if tournament.format == Tournament.Format.SWISS:
+            self.stdout.write("Swiss table (no knockout bracket)")
+            for row in swiss_table(tournament):
+                note = " (withdrawn)" if row["withdrawn"] else ""
+                self.stdout.write(f"  {row['position']:>3}  {row['team']:5} P{row['played']:<3} W{row['won']:<3} "
+                                  f"D{row['drawn']:<3} L{row['lost']:<3} byes {row['byes']}  {row['points']} pts{note}")
+        elif tournament.format == Tournament.Format.SOLO:
+            self.stdout.write("Solo challenge leaderboard (no knockout bracket)")
+            for row in solo_leaderboard(tournament):
+                if row["position"] is None:
+                    self.stdout.write(f"    -  {row['team']:5} no attempt yet")
+                else:
+                    self.stdout.write(f"  {row['position']:>3}  {row['team']:5} margin {row['margin']:+d}, "
+                                      f"{row['points_for']}-{row['points_against']} ({row['attempts']} attempt(s))")
+        else:
+            self.stdout.write("No knockout bracket.")

@@ -44,9 +44,10 @@ class Command(LeagueCommand):
     )
 
     def add_arguments(self, parser):
+        described = [f"{key}: {(getattr(func, 'description', '') or func.__doc__ or '').rstrip('.')}"
+                     for key, func in sorted(PRESETS.items())]
         parser.add_argument("--preset", required=True, choices=sorted(PRESETS),
-                            help="rwc2023: the 20 nations in their real 2023 pools A-D, single round robin; "
-                                 "league: one pool of the --teams given.")
+                            help="; ".join(described).replace("%", "%%") + ".")
         parser.add_argument("--name", required=True, help="The tournament's name, e.g. 'Saturday festival'.")
         parser.add_argument("--slug", help="Its web address (letters, digits, hyphens); made from the name if absent.")
         parser.add_argument("--teams", default="",
@@ -64,7 +65,8 @@ class Command(LeagueCommand):
         parser.add_argument("--kickoff", default="14:00", help="Kick-off of a round's first slot, HH:MM (14:00).")
         parser.add_argument("--slot-minutes", type=int, default=90,
                             help="Minutes between consecutive time slots of a round (90).")
-        parser.add_argument("--days-between-rounds", type=int, default=7, help="Days between rounds (7).")
+        parser.add_argument("--days-between-rounds", type=int, default=7,
+                            help="Days between rounds (7); 0 puts every round on one day, one after another.")
         parser.add_argument("--venues", default=None,
                             help="Comma-separated pitches or tables, e.g. 'Pitch 1,Pitch 2', or a number N for "
                                  "N numbered pitches (tables for engine rule sets). A round with more matches than "

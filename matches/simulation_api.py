@@ -1,0 +1,98 @@
+"""REST API of simulation and odds: ``/api/tournaments/{slug}/simulation/`` and ``/api/tournaments/{slug}/odds/``.
+
+Thin views: permissions from ``league.permissions`` (anyone who may read the tournament reads; only its
+organisers start a simulation), work in ``matches.simulation`` and ``matches.odds``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.models import Tournament
+from league.permissions import can_edit_tournament, can_view_tournament
+from matches import odds, simulation
+
+
+def _tournament(request, slug: str) -> Tournament:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None or not can_view_tournament(request.user, tournament):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+class SimulationStartSerializer(serializers.Serializer):
+    stage = serializers.ChoiceField(choices=simulation.STAGES, default="all")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=simulation.SEED_MASK)
+    round = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    fixture = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+_RUN = inline_serializer("SimulationRun", {
+    "id": serializers.IntegerField(), "status": serializers.CharField(), "stage": serializers.CharField(),
+    "seed": serializers.IntegerField(), "done": serializers.IntegerField(), "total": serializers.IntegerField(),
+    "percent": serializers.IntegerField(), "started_at": serializers.DateTimeField(),
+    "finished_at": serializers.DateTimeField(allow_null=True), "error": serializers.CharField(),
+})
+
+
+class SimulationAPI(APIView):
+    """The latest simulation run of a tournament (progress), and starting one (organisers)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: _RUN, 404: OpenApiResponse(description="no such tournament or no run yet")})
+    def get(self, request, slug):
+        tournament = _tournament(request, slug)
+        data = simulation.run_data(simulation.latest_run(tournament))
+        if data is None:
+            raise Http404("This tournament has not been simulated.")
+        return Response(data)
+
+    @extend_schema(request=SimulationStartSerializer,
+                   responses={202: _RUN, 400: OpenApiResponse(description="bad stage, seed or scope"),
+                              403: OpenApiResponse(description="not an organiser"),
+                              409: OpenApiResponse(description="a simulation is already running")})
+    def post(self, request, slug):
+        tournament = _tournament(request, slug)
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in as an organiser of this tournament to simulate it.")
+        if not can_edit_tournament(request.user, tournament):
+            raise PermissionDenied("Only the organisers of this tournament may simulate it.")
+        params = SimulationStartSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        values = params.validated_data
+        fixture = None
+        if values.get("fixture"):
+            fixture = tournament.fixtures.filter(pk=values["fixture"]).first()
+            if fixture is None:
+                return Response({"fixture": ["No such fixture in this tournament."]}, status=400)
+        try:
+            run = simulation.simulation_start(tournament=tournament, stage=values["stage"], seed=values.get("seed"),
+                                              user=request.user, fixture=fixture, round_number=values.get("round"))
+        except ValidationError as exc:
+            messages = exc.messages
+            code = 409 if any("already running" in m for m in messages) else 400
+            return Response({"detail": " ".join(messages)}, status=code)
+        return Response(simulation.run_data(run), status=status.HTTP_202_ACCEPTED)
+
+
+class OddsAPI(APIView):
+    """A tournament's latest qualification odds: per team, the chance of each pool place, round and the title."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiResponse(description="the odds"),
+                              404: OpenApiResponse(description="no such tournament or no odds yet")})
+    def get(self, request, slug):
+        tournament = _tournament(request, slug)
+        stored = odds.stored_odds(tournament)
+        if stored is None:
+            raise Http404("No odds have been computed for this tournament yet.")
+        return Response(stored)

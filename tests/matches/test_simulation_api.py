@@ -1,0 +1,130 @@
+"""The simulation and odds API and the progress partial: who may do what, errors, query counts."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from league.models import Tournament
+from matches import odds, simulation, tasks
+from matches.models import SimulationRun
+from tests.matches.sim_helpers import rwc_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament(organiser):
+    return rwc_tournament(user=organiser)
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    sent = []
+    monkeypatch.setattr(tasks.simulate_run, "delay", lambda run_id, again=False: sent.append(run_id))
+    return sent
+
+
+def url(t, what="simulation"):
+    return f"/api/tournaments/{t.slug}/{what}/"
+
+
+def test_get_progress_404_before_any_run_then_the_run(tournament, django_assert_max_num_queries):
+    client = APIClient()
+    assert client.get(url(tournament)).status_code == 404
+    run = simulation.simulation_create(tournament=tournament, stage="pools", seed=5)
+    with django_assert_max_num_queries(3):
+        response = client.get(url(tournament))
+    assert response.status_code == 200
+    assert response.json() | {"started_at": None} == response.json() | {
+        "id": run.pk, "status": "running", "stage": "pools", "seed": 5, "done": 0, "total": 40, "percent": 0,
+        "started_at": None}
+
+
+def test_organiser_starts_a_run_queued_after_commit(tournament, organiser, queued,
+                                                    django_capture_on_commit_callbacks):
+    client = APIClient()
+    client.force_authenticate(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url(tournament), {"stage": "all", "seed": 42}, format="json")
+    assert response.status_code == 202, response.content
+    run = SimulationRun.objects.get()
+    assert (run.seed, run.stage, run.total, run.created_by) == (42, "all", 48, organiser)
+    assert queued == [run.pk]
+    again = client.post(url(tournament), {"stage": "all"}, format="json")
+    assert again.status_code == 409 and "already running" in again.json()["detail"]
+
+
+@pytest.mark.parametrize("body,field", [({"stage": "everything"}, "stage"), ({"seed": -3}, "seed"),
+                                        ({"seed": "x"}, "seed"), ({"fixture": 999999}, "fixture")])
+def test_bad_requests_are_400(tournament, organiser, queued, body, field):
+    client = APIClient()
+    client.force_authenticate(organiser)
+    response = client.post(url(tournament), body, format="json")
+    assert response.status_code == 400 and field in response.json()
+    assert not SimulationRun.objects.exists()
+
+
+def test_knockout_before_the_pools_is_400_with_a_message(tournament, organiser, queued):
+    client = APIClient()
+    client.force_authenticate(organiser)
+    response = client.post(url(tournament), {"stage": "knockout"}, format="json")
+    assert response.status_code == 400 and "not known" in response.json()["detail"]
+
+
+def test_only_organisers_start_and_drafts_are_hidden(tournament, django_user_model, queued):
+    client = APIClient()
+    assert client.post(url(tournament), {}, format="json").status_code in (401, 403)
+    stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+    client.force_authenticate(stranger)
+    response = client.post(url(tournament), {}, format="json")
+    assert response.status_code == 403 and "organisers" in response.json()["detail"]
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    assert client.get(url(tournament)).status_code == 404
+    assert client.get(url(tournament, "odds")).status_code == 404
+    assert APIClient().get("/api/tournaments/no-such-thing/simulation/").status_code == 404
+    assert not SimulationRun.objects.exists()
+
+
+def test_odds_api_404_until_computed_then_the_chances(tournament, settings, django_assert_max_num_queries):
+    settings.ODDS_MODEL_MATCHES = 10
+    client = APIClient()
+    assert client.get(url(tournament, "odds")).status_code == 404
+    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
+    with django_assert_max_num_queries(3):
+        response = client.get(url(tournament, "odds"))
+    data = response.json()
+    assert response.status_code == 200 and data["runs"] == 30 and data["current"] is True
+    assert {t["team"] for t in data["teams"]} >= {"FRA", "NZL", "RSA"}
+    assert data["rounds"] == ["Quarter-final", "Semi-final", "Final"]
+
+
+def test_progress_partial_polls_while_running_and_reloads_the_page_when_done(client, tournament,
+                                                                               django_assert_max_num_queries):
+    path = reverse("matches:simulation-progress", args=[tournament.slug])
+    assert client.get(path).content.strip() == b""
+    run = simulation.simulation_create(tournament=tournament, round_number=1, seed=5)
+    with django_assert_max_num_queries(3):
+        response = client.get(path)
+    html = response.content.decode()
+    assert 'hx-trigger="every 1s"' in html and "0 of 8 matches" in html and "Seed 5" in html
+    simulation.run_inline(run)
+    response = client.get(path + "?was=running")
+    html = response.content.decode()
+    assert "hx-trigger" not in html and "8 of 8 matches" in html and "finished" in html
+    assert response["HX-Refresh"] == "true"
+    assert "HX-Refresh" not in client.get(path)
+
+
+def test_site_hooks_find_the_simulation(tournament, organiser, client, queued, django_capture_on_commit_callbacks):
+    """The site's pages find our code through matches.selectors / matches.services (league/views.py)."""
+    from matches import selectors, services
+
+    assert selectors.simulation_progress(tournament) is None
+    assert selectors.tournament_odds(tournament) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.simulation_start(tournament=tournament, stage="pools", user=organiser, seed=1)
+    assert selectors.simulation_progress(tournament)["id"] == run.pk
+    assert queued == [run.pk]
+    client.force_login(organiser)
+    page = client.get(reverse("league:manage_simulate", args=[tournament.slug]))
+    assert page.status_code == 200 and b"0 / 40" in page.content
