@@ -15,8 +15,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from league import cache as league_cache
@@ -61,7 +65,13 @@ class OrganiserScopedMixin:
         if request.user.is_superuser or obj is None:
             return True
         tournament = tournament_of(obj)
-        return tournament is None or can_edit_tournament(request.user, tournament)
+        if tournament is None:
+            return True
+        # The admin asks many times per page (once per inline and row): one query per tournament and request.
+        cache = request.__dict__.setdefault("_league_can_edit", {})
+        if tournament.pk not in cache:
+            cache[tournament.pk] = can_edit_tournament(request.user, tournament)
+        return cache[tournament.pk]
 
     def has_module_permission(self, request):
         return _is_staff(request)
@@ -78,13 +88,53 @@ class OrganiserScopedMixin:
     def has_delete_permission(self, request, obj=None):
         return self._may_edit(request, obj)
 
+    def get_deleted_objects(self, objs, request):
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Results and their audit rows cannot be deleted one by one here (they change only through the
+        # service), but they go with the fixture or tournament they belong to, which this user may delete.
+        perms_needed = perms_needed - {Result._meta.verbose_name, ResultChange._meta.verbose_name}
+        return deleted, model_count, perms_needed, protected
+
+    def delete_model(self, request, obj):
+        tournament = None if isinstance(obj, Tournament) else tournament_of(obj)
+        super().delete_model(request, obj)
+        if tournament is not None:
+            league_cache.tournament_changed(tournament)  # visitors' cached pages show the change
+
+    def delete_queryset(self, request, queryset):
+        tournaments = {tournament_of(obj) for obj in queryset if not isinstance(obj, Tournament)}
+        super().delete_queryset(request, queryset)
+        for tournament in tournaments - {None}:
+            league_cache.tournament_changed(tournament)
+
 
 class ParentAwareInline(OrganiserScopedMixin):
     """An inline that knows its parent object, to offer only the parent tournament's pools and entries."""
 
+    # Foreign keys whose choices are read once per formset instead of once per row.
+    shared_choice_fields: tuple[str, ...] = ()
+
     def get_formset(self, request, obj=None, **kwargs):
         request._league_admin_parent = obj
-        return super().get_formset(request, obj, **kwargs)
+        formset = super().get_formset(request, obj, **kwargs)
+        if not self.shared_choice_fields:
+            return formset
+        shared_fields = self.shared_choice_fields
+
+        class SharedChoicesFormSet(formset):
+            def _construct_form(self, i, **form_kwargs):
+                form = super()._construct_form(i, **form_kwargs)
+                cache = self.__dict__.setdefault("_shared_choices", {})
+                for name in shared_fields:
+                    field = form.fields.get(name)
+                    if field is None:
+                        continue
+                    if name not in cache:
+                        cache[name] = list(field.choices)
+                    field.choices = cache[name]  # the queryset still validates what is posted
+                return form
+
+        return SharedChoicesFormSet
 
     def has_add_permission(self, request, obj=None):
         return self._may_edit(request, obj)
@@ -167,8 +217,15 @@ class EntryInline(ParentAwareInline, LeagueForeignKeysMixin, admin.TabularInline
     model = Entry
     extra = 0
     fields = ["team", "seed", "pool", "player", "player_name", "computer_level", "withdrawn_at"]
-    autocomplete_fields = ["team"]
     raw_id_fields = ["player"]
+    shared_choice_fields = ("team", "pool")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("team", "tournament", "pool", "player")
+
+
+class ResultsImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"))
 
 
 @admin.register(Tournament)
@@ -181,6 +238,7 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
     filter_horizontal = ["organisers"]
     readonly_fields = ["draw_method", "draw_seed", "version", "created_at"]
     inlines = [PoolInline, EntryInline]
+    actions = ["publish", "mark_finished", "make_public", "make_unlisted"]
     fieldsets = [
         (None, {"fields": ["name", "slug", "status", "visibility", "organisers"]}),
         (_("Game"), {"fields": ["ruleset", "ruleset_options", "format", "format_options", "double_round_robin"]}),
@@ -193,6 +251,66 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         request._league_admin_tournament = obj
         return super().get_form(request, obj, change=change, **kwargs)
+
+    def _set(self, request, queryset, message, **values):
+        tournaments = list(queryset)
+        Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).update(**values)
+        for tournament in tournaments:
+            league_cache.tournament_changed(tournament)
+        self.message_user(request, message % {"count": len(tournaments)}, messages.SUCCESS)
+
+    @admin.action(description=_("Publish: show to visitors (in progress)"))
+    def publish(self, request, queryset):
+        self._set(request, queryset.filter(status=Tournament.Status.DRAFT), _("%(count)d tournament(s) published."),
+                  status=Tournament.Status.IN_PROGRESS)
+
+    @admin.action(description=_("Mark finished"))
+    def mark_finished(self, request, queryset):
+        self._set(request, queryset, _("%(count)d tournament(s) marked finished."), status=Tournament.Status.FINISHED)
+
+    @admin.action(description=_("Make public (listed)"))
+    def make_public(self, request, queryset):
+        self._set(request, queryset, _("%(count)d tournament(s) made public."),
+                  visibility=Tournament.Visibility.PUBLIC)
+
+    @admin.action(description=_("Make unlisted (only with the link)"))
+    def make_unlisted(self, request, queryset):
+        self._set(request, queryset, _("%(count)d tournament(s) made unlisted."),
+                  visibility=Tournament.Visibility.UNLISTED)
+
+    def get_urls(self):
+        return [
+            path("<path:object_id>/import-results/", self.admin_site.admin_view(self.import_results_view),
+                 name=f"{self.opts.app_label}_{self.opts.model_name}_import_results"),
+            *super().get_urls(),
+        ]
+
+    def import_results_view(self, request, object_id):
+        """Import a results CSV into this tournament (``services.results_import_csv``: all rows or none)."""
+        from league import services
+
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        form = ResultsImportForm(request.POST or None, request.FILES or None)
+        errors = []
+        if request.method == "POST" and form.is_valid():
+            try:
+                summary = services.results_import_csv(tournament=tournament, file=form.cleaned_data["file"],
+                                                      user=request.user)
+            except ValidationError as error:
+                errors = error.messages
+            else:
+                self.message_user(request, _("Results imported: %(created)d new, %(updated)d corrected, "
+                                             "%(unchanged)d unchanged.") % {
+                    "created": summary.created, "updated": summary.updated, "unchanged": summary.unchanged},
+                    messages.SUCCESS)
+                return redirect(reverse("admin:league_tournament_change", args=[tournament.pk]))
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "original": tournament,
+                   "form": form, "errors": errors, "title": _("Import results into %s") % tournament}
+        return TemplateResponse(request, "admin/league/tournament/import_results.html", context)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -21,15 +21,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 
 from league import cache as league_cache
-from league import selectors, services
-from league.models import Entry, Fixture, Pool, Result, Team, Tournament
+from league import format_selectors, formats, selectors, services
+from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
     TournamentPermission,
@@ -40,22 +42,42 @@ from league.permissions import (
 from league.serializers import (
     BracketMatchSerializer,
     EntrySerializer,
+    EntryWithdrawResultSerializer,
+    EntryWithdrawSerializer,
     FixtureFilterSerializer,
     FixtureSerializer,
     ImportSummarySerializer,
+    LeaderboardRowSerializer,
     PoolSerializer,
     PoolStandingsSerializer,
     ResultChangeSerializer,
     ResultSerializer,
     ResultsImportSerializer,
     ResultWriteSerializer,
+    SwissRowSerializer,
     TeamFilterSerializer,
     TeamSerializer,
     TournamentFilterSerializer,
     TournamentScopeFilterSerializer,
     TournamentSerializer,
-    bracket_rounds,
 )
+
+
+class TokenObtainThrottle(AnonRateThrottle):
+    """Password guesses through the token endpoint are limited per address (the join codes have their own)."""
+
+    scope = "token-obtain"
+    rate = "20/minute"
+
+    def get_cache_key(self, request, view):
+        # Counted for every caller, signed in or not: it is the password being tried, not the session.
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenObtainView(ObtainAuthToken):
+    """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
+
+    throttle_classes = [TokenObtainThrottle]
 
 
 def _query_params(serializer_class, request) -> dict:
@@ -210,6 +232,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         """The standings of every pool, in the league's JSON form."""
         return Response(selectors.tournament_standings_data(self.get_object()))
 
+    @extend_schema(responses=SwissRowSerializer(many=True), summary="The Swiss table")
+    @action(detail=True, methods=["get"], url_path="swiss-table", pagination_class=None)
+    def swiss_table(self, request, slug=None):
+        """A Swiss tournament's table: standings keys, with each bye counted as a win."""
+        return Response(format_selectors.swiss_table(self.get_object()))
+
+    @extend_schema(responses=LeaderboardRowSerializer(many=True), summary="The solo challenge's leaderboard")
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def leaderboard(self, request, slug=None):
+        """A solo challenge's leaderboard: each entrant's best attempt, by margin then points scored."""
+        return Response(format_selectors.solo_leaderboard(self.get_object()))
+
     @extend_schema(request=ResultsImportSerializer, responses={200: ImportSummarySerializer},
                    summary="Import results from CSV (organisers); any bad line refuses the whole file")
     @action(detail=True, methods=["post"], url_path="results-import", pagination_class=None,
@@ -231,10 +265,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["get"], pagination_class=None)
     def bracket(self, request, slug=None):
         """The knockout bracket as JSON (an empty list when the tournament has no knockout stage)."""
-        tournament = self.get_object()
-        fixtures = selectors.fixture_list(tournament=tournament, stage=Fixture.Stage.KNOCKOUT).order_by(
-            "bracket", "round_number", "slot", "code", "id")
-        return Response(bracket_rounds(fixtures))
+        return Response(format_selectors.bracket_rounds(self.get_object()))
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
@@ -263,6 +294,17 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         with transaction.atomic():
             entry = serializer.save()
             league_cache.tournament_changed(entry.tournament)
+
+    @extend_schema(request=EntryWithdrawSerializer, responses={200: EntryWithdrawResultSerializer},
+                   summary="Withdraw the team (organisers): its remaining fixtures become walkovers")
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def withdraw(self, request, pk=None):
+        """Withdraw the team; a knockout place it had goes to its opponent. Returns what was changed."""
+        entry = self.get_object()
+        serializer = EntryWithdrawSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        counts = formats.entry_withdraw(entry=entry, user=request.user, **serializer.validated_data)
+        return Response(counts)
 
     def perform_destroy(self, instance):
         tournament = instance.tournament
@@ -319,7 +361,7 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
             # An id when it is a number an id can be (a longer run of digits would overflow the column).
             by_id = pool.isdigit() and len(pool) <= 18
             queryset = queryset.filter(pool_id=int(pool)) if by_id else queryset.filter(pool__name=pool)
-        return queryset.order_by("tournament_id", "stage", "round_number", "kickoff", "slot", "id")
+        return queryset.order_by("tournament_id", "round_number", "kickoff", "slot", "id")
 
     def perform_update(self, serializer):
         with transaction.atomic():
@@ -356,9 +398,11 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
             raise DRFValidationError({"detail": [_("Both teams of this fixture must be known before its result.")]})
         serializer = ResultWriteSerializer(data=request.data, context={"fixture": fixture, "request": request})
         serializer.is_valid(raise_exception=True)
+        values = dict(serializer.validated_data)
+        reset = values.pop("reset_later_rounds")
         existed = Result.objects.filter(fixture=fixture).exists()
-        services.result_record(fixture=fixture, user=request.user, source=Result.Source.MANUAL,
-                               **serializer.validated_data)
+        formats.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
+                               source=Result.Source.MANUAL, **values)
         return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 
     @extend_schema(responses=ResultChangeSerializer(many=True), summary="The result's audit trail (organisers)")

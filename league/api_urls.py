@@ -1,7 +1,6 @@
 """REST API routes of the league: teams, tournaments, entries, pools, fixtures (with results), tokens."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from league import api
@@ -14,6 +13,6 @@ router.register("pools", api.PoolViewSet, basename="pool")
 router.register("fixtures", api.FixtureViewSet, basename="fixture")
 
 urlpatterns = [
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", api.TokenObtainView.as_view(), name="api-token"),
     *router.urls,
 ]

@@ -30,9 +30,15 @@ def _pool_results(results_qs) -> dict[int, list[tuple]]:
     return by_pool
 
 
-def _standing_entry(entry: Entry) -> StandingEntry:
-    return StandingEntry(entry_id=entry.pk, team_code=entry.team.code, team_name=entry.team.name,
-                         world_ranking=entry.team.world_ranking)
+_ENTRY_FIELDS = ("pool_id", "pk", "team__code", "team__name", "team__world_ranking")
+
+
+def _pool_entries(entries_qs) -> dict[int, list[StandingEntry]]:
+    """StandingEntry values by pool id, straight from values_list (no model instances to build)."""
+    by_pool: dict[int, list[StandingEntry]] = defaultdict(list)
+    for pool_id, *values in entries_qs.order_by().values_list(*_ENTRY_FIELDS):
+        by_pool[pool_id].append(StandingEntry(*values))
+    return by_pool
 
 
 def _pool_fixture_results() -> QuerySet[Result]:
@@ -43,18 +49,16 @@ def _pool_fixture_results() -> QuerySet[Result]:
 def pool_standings(pool: Pool) -> list[StandingRow]:
     """The table of one pool (three queries at most: tournament, entries, results)."""
     tournament = pool.tournament
-    entries = Entry.objects.filter(pool=pool).select_related("team")
+    entries = _pool_entries(Entry.objects.filter(pool=pool))
     results = _pool_results(_pool_fixture_results().filter(fixture__pool=pool))
-    return compute_standings([_standing_entry(e) for e in entries], results.get(pool.pk, []),
+    return compute_standings(entries.get(pool.pk, []), results.get(pool.pk, []),
                              PointsSystem.from_tournament(tournament))
 
 
 def tournament_standings(tournament: Tournament) -> list[tuple[Pool, list[StandingRow]]]:
     """Every pool's table, in pool order: three queries whatever the number of pools and results."""
     pools = list(Pool.objects.filter(tournament=tournament))
-    entries_by_pool: dict[int, list[StandingEntry]] = defaultdict(list)
-    for entry in Entry.objects.filter(tournament=tournament, pool__isnull=False).select_related("team"):
-        entries_by_pool[entry.pool_id].append(_standing_entry(entry))
+    entries_by_pool = _pool_entries(Entry.objects.filter(tournament=tournament, pool__isnull=False))
     results = _pool_results(_pool_fixture_results().filter(fixture__tournament=tournament))
     points_system = PointsSystem.from_tournament(tournament)
     return [(pool, compute_standings(entries_by_pool[pool.pk], results.get(pool.pk, []), points_system))

@@ -259,6 +259,9 @@ class ResultWriteSerializer(serializers.Serializer):
     stats = serializers.DictField(required=False, default=dict)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="",
                                    help_text=_("Why the result is corrected (kept in the audit trail)."))
+    reset_later_rounds = serializers.BooleanField(
+        default=False, help_text=_("A correction that changes who went through to a knockout match already "
+                                   "played is refused, unless this is true: then those later results are deleted."))
 
     def validate_winner(self, value):
         if not value:
@@ -330,6 +333,28 @@ class StandingRowSerializer(serializers.Serializer):
     points = serializers.IntegerField()
 
 
+class SwissRowSerializer(StandingRowSerializer):
+    """A row of a Swiss table: the standings keys, plus byes (each worth a win), seed and withdrawal."""
+
+    entry_id = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    seed = serializers.IntegerField(allow_null=True)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    """A row of a solo challenge's leaderboard: each entrant's best attempt, ranked by margin then points."""
+
+    position = serializers.IntegerField(allow_null=True)
+    team = serializers.CharField()
+    name = serializers.CharField()
+    attempts = serializers.IntegerField()
+    margin = serializers.IntegerField(allow_null=True)
+    points_for = serializers.IntegerField(allow_null=True)
+    points_against = serializers.IntegerField(allow_null=True)
+    withdrawn = serializers.BooleanField()
+
+
 class PoolStandingsSerializer(serializers.Serializer):
     """A pool's table: ``{"pool": "A", "rows": [...]}``."""
 
@@ -372,48 +397,44 @@ class TeamFilterSerializer(serializers.Serializer):
 
 
 class BracketMatchSerializer(serializers.Serializer):
-    """One knockout match in the bracket JSON: teams by code or slot description, score and winner."""
+    """One knockout match of the bracket JSON (``league.format_selectors.bracket_rounds``)."""
 
     code = serializers.CharField()
     bracket = serializers.CharField(help_text=_("Cup, Plate, Bowl, Shield... empty for a single bracket."))
-    round_number = serializers.IntegerField()
+    round = serializers.CharField()
     round_name = serializers.CharField()
+    round_number = serializers.IntegerField()
     home = serializers.CharField(help_text=_("The team's code, or where it will come from (\"Winner Pool A\")."))
     away = serializers.CharField(help_text=_("The team's code, or where it will come from (\"Winner Pool A\")."))
+    home_name = serializers.CharField(allow_null=True)
+    away_name = serializers.CharField(allow_null=True)
+    home_slot = serializers.CharField()
+    away_slot = serializers.CharField()
     home_score = serializers.IntegerField(allow_null=True)
     away_score = serializers.IntegerField(allow_null=True)
+    home_tries = serializers.IntegerField(allow_null=True)
+    away_tries = serializers.IntegerField(allow_null=True)
     winner = serializers.CharField(allow_null=True, help_text=_("The code of the team that went through."))
+    decided_by = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    kickoff = serializers.DateTimeField(allow_null=True)
+    venue = serializers.CharField()
+    fixture_id = serializers.IntegerField(allow_null=True)
+    bye = serializers.BooleanField()
 
 
-def bracket_rounds(fixtures) -> list[list[dict]]:
-    """The bracket JSON of knockout fixtures: a list of rounds (in bracket, round order), each a list of matches.
+class EntryWithdrawSerializer(serializers.Serializer):
+    """An organiser withdraws a team: its remaining fixtures are walkovers to its opponents."""
 
-    ``fixtures`` are knockout fixtures with teams and results fetched (``selectors.fixture_list``);
-    each match is ``{"code", "bracket", "round_number", "round_name", "home", "away", "home_score",
-    "away_score", "winner"}``.
-    """
-    rounds: dict[tuple[str, int], list[dict]] = {}
-    for fixture in fixtures:
-        try:
-            result = fixture.result
-        except Result.DoesNotExist:
-            result = None
-        winner = None
-        if result is not None and result.winner_id is not None:
-            winner = next((entry.team.code for entry in (fixture.home, fixture.away)
-                           if entry is not None and entry.pk == result.winner_id), None)
-        rounds.setdefault((fixture.bracket, fixture.round_number), []).append({
-            "code": fixture.code,
-            "bracket": fixture.bracket,
-            "round_number": fixture.round_number,
-            "round_name": fixture.round_name,
-            "home": fixture.home.team.code if fixture.home_id else source_label(fixture.home_source),
-            "away": fixture.away.team.code if fixture.away_id else source_label(fixture.away_source),
-            "home_score": result.home_score if result else None,
-            "away_score": result.away_score if result else None,
-            "winner": winner,
-        })
-    return list(rounds.values())
+    keep_played_results = serializers.BooleanField(
+        default=True, help_text=_("Keep its played pool results (true) or void them (false)."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+class EntryWithdrawResultSerializer(serializers.Serializer):
+    walkovers = serializers.IntegerField()
+    voided = serializers.IntegerField()
 
 
 class ResultsImportSerializer(serializers.Serializer):

@@ -62,6 +62,17 @@ TRIES_FOR = "tries_for"
 WORLD_RANKING = "world_ranking"
 TEAM_CODE = "team_code"
 
+# What each step means, for a footnote under a table ("ahead on head-to-head").
+TIE_BREAK_LABELS = {
+    HEAD_TO_HEAD: "won the match between the teams level on points",
+    POINTS_DIFFERENCE: "better points difference",
+    TRIES_DIFFERENCE: "better tries difference",
+    POINTS_FOR: "more points scored",
+    TRIES_FOR: "more tries scored",
+    WORLD_RANKING: "higher World Rugby ranking",
+    TEAM_CODE: "level on everything: alphabetical order of the team codes",
+}
+
 
 @dataclass(frozen=True)
 class PointsSystem:

@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine import get_ruleset
 from matches import selectors, services
 from matches.models import Match
 
@@ -102,7 +103,12 @@ class MatchActionsAPI(APIView):
         if not selectors.can_watch(request.user, match) and selectors.viewer_seat(
                 match, user=request.user, session=request.session) is None:
             raise Http404("No such match.")
+        viewer = selectors.viewer_seat(match, user=request.user, session=request.session)
+        hidden = get_ruleset(match.ruleset).spec.hidden_information
         actions = list(match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"))
+        for row in actions:
+            if not selectors.action_visible(match, row["seat"], viewer, hidden):
+                row["action"] = selectors.HIDDEN_ACTION
         return Response({"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
                          "actions": actions})
 
@@ -165,6 +171,9 @@ class MatchReplayAPI(APIView):
         body = selectors.match_view(match, state, seat, events_from=0)
         body.update({"step": n, "steps": match.ply, "legal_actions": [], "your_turn": False})
         last = match.actions.filter(ply=n).values("seat", "action").first() if n else None
-        body["last_action"] = ({"seat": last["seat"], "action": last["action"],
-                                "label": state.describe_action(last["action"])} if last else None)
+        if last and not selectors.action_visible(match, last["seat"], seat, state.spec.hidden_information):
+            body["last_action"] = {"seat": last["seat"], "action": selectors.HIDDEN_ACTION, "label": "A hidden move"}
+        else:
+            body["last_action"] = ({"seat": last["seat"], "action": last["action"],
+                                    "label": state.describe_action(last["action"])} if last else None)
         return Response(body)

@@ -141,6 +141,19 @@ def match_view(match: Match, state: GameState, seat: int | None, *, events_from:
     }
 
 
+HIDDEN_ACTION = "hidden"
+
+
+def action_visible(match: Match, seat_of_action: int, viewer: int | None, hidden_information: bool) -> bool:
+    """Whether a viewer may read an action string from the log.
+
+    In a live match of a hidden-information rule set, the other seat's actions stay hidden (a blind
+    choice in the card game is a face-down position the engine's views never reveal); once the match
+    is over the whole log is open, for replays and disputes.
+    """
+    return not hidden_information or match.status != Match.Status.LIVE or viewer == seat_of_action
+
+
 def live_matches(tournament) -> QuerySet:
     """Live matches of a tournament, most recently active first (for the "live now" list)."""
     return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.LIVE).order_by(

@@ -266,8 +266,13 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
         "tournament", "home__team", "away__team", "home__player", "away__player").get(pk=fixture.pk)
     existing = Match.objects.filter(fixture=fixture).first()
-    if existing is not None:
+    if existing is not None and existing.status != Match.Status.ABANDONED:
         return existing
+    if existing is not None:
+        # Restarting after an abandoned match: the old one keeps its log, and a note of its fixture.
+        existing.outcome = {**(existing.outcome or {}), "abandoned_fixture": fixture.pk}
+        existing.fixture = None
+        existing.save(update_fields=["outcome", "fixture", "updated_at"])
     tournament = fixture.tournament
     if tournament.ruleset in ("", "manual"):
         raise ValidationError("This tournament's matches are played on a real pitch or board, not online.")

@@ -210,6 +210,17 @@ def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]
     return fresh
 
 
+@transaction.atomic
+def run_unqueue(run_id: int, fixture_id: int) -> None:
+    """Forget that a fixture was handed out (it could not be played: its teams changed, or people play it),
+    so that it goes out again when it is ready and does not keep the run waiting for it."""
+    run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is not None:
+        queued = _queued(run)
+        if fixture_id in queued:
+            _set_queued(run, queued - {fixture_id})
+
+
 def _queued(run: SimulationRun) -> set[int]:
     return {int(x) for x in run.queued.split(",") if x}
 

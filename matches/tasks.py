@@ -56,9 +56,17 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
         return "stopped"
     try:
         outcome = simulation.fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
+    except (OperationalError, InterfaceError):
+        raise  # retried with backoff
     except ValidationError as exc:
         simulation.run_fail(run_id, f"fixture {fixture_id}: {' '.join(exc.messages)}")
         return "failed"
+    except Exception as exc:
+        # A bug must not leave the run "running" for ever: say so on the progress bar, then fail the task.
+        simulation.run_fail(run_id, f"fixture {fixture_id}: {exc!r}")
+        raise
+    if outcome.status in ("not_ready", "live"):
+        simulation.run_unqueue(run_id, fixture_id)
     simulation.run_queue_ready(run_id, send=_send(run_id))
     simulation.run_update_progress(run_id)
     return outcome.status

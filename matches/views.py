@@ -16,6 +16,7 @@ Live updates use htmx polling with conditional requests rather than websockets:
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -27,13 +28,15 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from engine import rulesets
+from engine import get_ruleset, rulesets
 from matches import boards, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchSeat, normalise_code
 
-# Join codes: at most this many wrong codes per address in the window, then 429.
-JOIN_FAILURE_LIMIT = 10
+# Join codes: at most this many wrong codes per address in the window, then 429. Generous, because a
+# whole school's pupils often share one public address, and still hopeless for guessing: a code has
+# about 59 bits, so 30 tries per 10 minutes would take billions of years to find one.
+JOIN_FAILURE_LIMIT = 30
 JOIN_WINDOW_SECONDS = 600
 
 
@@ -44,12 +47,21 @@ def _match_or_404(pk) -> Match:
         raise Http404("No such match.")
 
 
+def _failure_limit() -> int:
+    return int(getattr(settings, "MATCHES_JOIN_FAILURE_LIMIT", JOIN_FAILURE_LIMIT))
+
+
 def _client_ip(request) -> str:
+    """The caller's address; behind a trusted reverse proxy (MATCHES_TRUST_X_FORWARDED_FOR) the one it saw."""
+    if getattr(settings, "MATCHES_TRUST_X_FORWARDED_FOR", False):
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if forwarded:
+            return forwarded.split(",")[-1].strip()
     return request.META.get("REMOTE_ADDR", "unknown")
 
 
 def _join_blocked(request) -> bool:
-    return cache.get(f"matches:join-fail:{_client_ip(request)}", 0) >= JOIN_FAILURE_LIMIT
+    return cache.get(f"matches:join-fail:{_client_ip(request)}", 0) >= _failure_limit()
 
 
 def _join_failed(request) -> None:
@@ -272,10 +284,14 @@ def replay(request, pk):
     data = selectors.match_view(match, state, seat, events_from=0)
     data["legal_actions"], data["your_turn"] = [], False
     action = match.actions.filter(ply=step).first() if step else None
+    if action is not None and not selectors.action_visible(match, action.seat, seat, state.spec.hidden_information):
+        action.action = selectors.HIDDEN_ACTION
     board = boards.board_context(match.ruleset, data["view"], seat, data)
     context = {
         "match": match, "data": data, "seat": seat, "spectator": True, "step": step, "steps": match.ply,
-        "action": action, "action_label": state.describe_action(action.action) if action else "",
+        "action": action,
+        "action_label": ("A hidden move" if action and action.action == selectors.HIDDEN_ACTION
+                         else state.describe_action(action.action) if action else ""),
         "board": board, "board_template": _board_template(board["kind"]),
         "events": data["events"][-12:],
     }
@@ -306,6 +322,7 @@ def manage(request, pk):
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
     return render(request, "matches/manage.html", {"match": match, "links": links,
+                                                   "ruleset_name": get_ruleset(match.ruleset).spec.name,
                                                    "levels": MatchSeat.Level.choices})
 
 

@@ -160,8 +160,17 @@ def test_two_pupils_play_a_fixture_to_the_end_while_a_third_watches(browser, liv
     watcher.screenshot(path=str(ARTIFACTS / "rugby-league-cards-replay.png"), full_page=True)
 
 
+def _serious(axe, page) -> list:
+    violations = axe.run(page).response["violations"]
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in violations if v["impact"] in ("serious", "critical")]
+
+
 def test_play_page_of_every_rule_set(browser, live_server, django_user_model):
-    """A screenshot of each available rule set's play page on a phone, mid-game."""
+    """A screenshot of each available rule set's play page on a phone, mid-game; no serious axe violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    failures = {}
     user = django_user_model.objects.create_user(username="teacher", password="pw-teacher-1")
     page = _new_page(browser)
     page.goto(f"{live_server.url}/accounts/login/")
@@ -179,4 +188,12 @@ def test_play_page_of_every_rule_set(browser, live_server, django_user_model):
         assert page.locator("#match-live svg, #match-live .generic-view").count() >= 1
         page.screenshot(path=str(ARTIFACTS / f"play-{spec.id}.png"), full_page=True)
         shot += 1
+        failures[spec.id] = _serious(axe, page)
+        if shot == 1:
+            for name, path in (("manage", f"/matches/{match.pk}/manage/"),
+                               ("replay", f"/matches/{match.pk}/replay/?step=1"), ("join", "/matches/join/")):
+                page.goto(live_server.url + path)
+                failures[path] = _serious(axe, page)
+                page.screenshot(path=str(ARTIFACTS / f"page-{name}.png"), full_page=True)
     assert shot >= 1
+    assert {k: v for k, v in failures.items() if v} == {}

@@ -27,6 +27,18 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE = {"width": 360, "height": 740}
 
 
+@pytest.fixture(autouse=True)
+def nations(transactional_db):
+    """The 20 nations of the data migration: a transactional test before this one may have flushed them."""
+    from league.models import Team
+    from league.nations import RWC2023_NATIONS
+
+    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
+        Team.objects.get_or_create(code=code, defaults={
+            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
+            "rwc2023_pool": pool, "world_ranking": ranking})
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():

@@ -283,3 +283,70 @@ def test_an_entry_with_fixtures_cannot_be_deleted_alone(client, staff_organiser,
     page = client.get(url(Entry, "delete", entry.pk))
     assert page.status_code == 200 and page.context["protected"]  # the admin lists the fixtures in the way
     assert Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_deleting_a_fixture_refreshes_the_public_pages(client, staff_organiser, two_cups):
+    mine, _ = two_cups
+    fixture = Fixture.objects.filter(tournament=mine).first()
+    services.result_record(fixture=fixture, home_score=10, away_score=3, home_tries=2, away_tries=0)
+    mine.refresh_from_db()
+    version = mine.version
+    client.force_login(staff_organiser)
+    assert client.post(url(Fixture, "delete", fixture.pk), {"post": "yes"}).status_code == 302
+    mine.refresh_from_db()
+    assert mine.version > version
+    assert not Result.objects.filter(fixture_id=fixture.pk).exists()
+
+
+def test_results_import_in_the_admin(client, staff_organiser, two_cups):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    mine, theirs = two_cups
+    fixture = Fixture.objects.filter(tournament=mine).order_by("id").first()
+    home, away = fixture.home.team.code, fixture.away.team.code
+    client.force_login(staff_organiser)
+    change_page = client.get(url(Tournament, "change", mine.pk)).content.decode()
+    import_url = reverse("admin:league_tournament_import_results", args=[mine.pk])
+    assert import_url in change_page
+    assert client.get(import_url).status_code == 200
+    bad = SimpleUploadedFile("r.csv", f"A,1,,{home},{away},3,0,2,0\nA,1,,{home},NOPE,5,0,1,0\n".encode())
+    response = client.post(import_url, {"file": bad})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Line 1" in page and "Line 2" in page
+    assert not Result.objects.filter(fixture=fixture).exists()
+    good = SimpleUploadedFile("r.csv", f"A,1,,{home},{away},12,5,2,1\n".encode())
+    assert client.post(import_url, {"file": good}).status_code == 302
+    assert Result.objects.get(fixture=fixture).home_score == 12
+    # Not into another organiser's tournament.
+    other = reverse("admin:league_tournament_import_results", args=[theirs.pk])
+    assert client.get(other).status_code == 302
+
+
+def test_tournament_actions_publish_and_hide(client, staff_organiser, two_cups):
+    mine, theirs = two_cups
+    Tournament.objects.filter(pk=mine.pk).update(status=Tournament.Status.DRAFT)
+    client.force_login(staff_organiser)
+    response = client.post(url(Tournament), {"action": "publish", "_selected_action": [mine.pk, theirs.pk]})
+    assert response.status_code == 302
+    mine.refresh_from_db()
+    assert mine.status == Tournament.Status.IN_PROGRESS
+    client.post(url(Tournament), {"action": "make_unlisted", "_selected_action": [mine.pk, theirs.pk]})
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert mine.visibility == "unlisted" and theirs.visibility == "public"  # only their own
+
+
+@pytest.mark.parametrize("page, bound", [("tournament", 18), ("pool", 11), ("fixture", 22)])
+def test_change_pages_run_a_fixed_number_of_queries(client, staff_organiser, django_assert_max_num_queries,
+                                                    page, bound):
+    from league.presets import preset_run
+
+    small = make_tournament("small", user=staff_organiser, teams=("FRA", "NZL", "ITA"))
+    large = preset_run("rwc2023", name="RWC", slug="rwc", user=staff_organiser)  # 20 entries, 4 pools, 40 fixtures
+    client.force_login(staff_organiser)
+    for tournament in (small, large):
+        obj = {"tournament": tournament, "pool": tournament.pools.order_by("order").first(),
+               "fixture": Fixture.objects.filter(tournament=tournament, pool__isnull=False).first()}[page]
+        with django_assert_max_num_queries(bound):
+            assert client.get(url(type(obj), "change", obj.pk)).status_code == 200

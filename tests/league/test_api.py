@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import models
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -497,6 +498,9 @@ def test_standings_json_form_for_several_pools(organiser, anon):
 
 
 def test_token_obtain_and_use(world, organiser):
+    from django.core.cache import cache
+
+    cache.delete("throttle_token-obtain_127.0.0.1")
     client = APIClient()
     assert client.post("/api/token/", {"username": "organiser", "password": "wrong"}, format="json") \
         .status_code == 400
@@ -592,3 +596,105 @@ def test_result_history_is_for_organisers(world, anon, stranger, organiser):
     assert [(h["action"], h["reason"], h["changed_by"]) for h in history] == [
         ("created", "", "organiser"), ("updated", "conversion", "organiser")]
     assert (history[1]["old"]["home_score"], history[1]["new"]["home_score"]) == (5, 7)
+
+
+# --- Knockout corrections and withdrawals ----------------------------------------------------------
+
+
+def _knockout(client) -> dict:
+    response = client.post("/api/tournaments/", {"name": "Knockout", "slug": "ko", "preset": "single_elimination",
+                                                 "teams": ["FRA", "NZL", "IRE", "RSA"]}, format="json")
+    assert response.status_code == 201, response.json()
+    return {f.code: f for f in Fixture.objects.filter(tournament__slug="ko")}
+
+
+def _play(client, fixture, home, away, status=201, **extra):
+    response = client.post(f"/api/fixtures/{fixture.pk}/result/", {
+        "home_score": home, "away_score": away, "home_tries": 0, "away_tries": 0, **extra}, format="json")
+    assert response.status_code == status, response.json()
+    return response
+
+
+def test_knockout_correction_needs_reset_later_rounds(organiser, anon):
+    client = client_for(organiser)
+    ko = _knockout(client)
+    semis = sorted((f for f in ko.values() if f.home_id and f.away_id), key=lambda f: f.code)
+    for semi in semis:
+        _play(client, semi, 9, 3)
+    final = next(f for f in Fixture.objects.filter(tournament__slug="ko", home__isnull=False, away__isnull=False)
+                 if f.pk not in {s.pk for s in semis})
+    _play(client, final, 6, 3)
+    # Turning the first semi-final round would change the final, which was played: refused, naming it.
+    response = _play(client, semis[0], 3, 9, status=400)
+    assert final.code in str(response.json())
+    assert Result.objects.filter(fixture=final).exists()
+    _play(client, semis[0], 3, 9, status=200, reset_later_rounds=True)
+    assert not Result.objects.filter(fixture=final).exists()
+    rounds = anon.get("/api/tournaments/ko/bracket/").json()
+    final_row = next(m for matches in rounds for m in matches if m["code"] == final.code)
+    assert final_row["winner"] is None and final_row["home_score"] is None
+
+
+def test_only_organisers_withdraw_a_team(world, anon, stranger, organiser):
+    entry = Entry.objects.get(tournament=world["public"], team__code="FRA")
+    url = f"/api/entries/{entry.pk}/withdraw/"
+    played = Fixture.objects.filter(models.Q(home=entry) | models.Q(away=entry)).order_by("id").first()
+    _play(client_for(organiser), played, 9, 0)
+    assert anon.post(url, {}, format="json").status_code in DENIED_ANONYMOUS
+    assert client_for(stranger).post(url, {}, format="json").status_code == 403
+    response = client_for(organiser).post(url, {"keep_played_results": True, "reason": "injuries"}, format="json")
+    assert response.status_code == 200, response.json()
+    entry.refresh_from_db()
+    assert entry.withdrawn_at is not None
+    remaining = Fixture.objects.filter(tournament=world["public"]).filter(
+        models.Q(home=entry) | models.Q(away=entry)).exclude(pk=played.pk)
+    assert response.json()["walkovers"] == remaining.count() > 0
+    assert all(f.result.kind.startswith("walkover") for f in remaining)
+    again = client_for(organiser).post(url, {}, format="json")
+    assert again.status_code == 400 and "already withdrawn" in str(again.json())
+
+
+def test_swiss_table_and_solo_leaderboard(stranger, anon):
+    client = client_for(stranger)
+    response = client.post("/api/tournaments/", {"name": "Club night", "slug": "swiss", "preset": "swiss",
+                                                 "teams": ["FRA", "NZL", "IRE", "RSA", "ENG"],
+                                                 "preset_options": {"rounds": 3}}, format="json")
+    assert response.status_code == 201, response.json()
+    table = anon.get("/api/tournaments/swiss/swiss-table/").json()
+    assert len(table) == 5 and {"team", "points", "byes", "position"} <= set(table[0])
+    response = client.post("/api/tournaments/", {"name": "Solo", "slug": "solo", "preset": "solo",
+                                                 "teams": ["FRA", "NZL"]}, format="json")
+    assert response.status_code == 201, response.json()
+    board = anon.get("/api/tournaments/solo/leaderboard/").json()
+    assert sorted(row["team"] for row in board) == ["FRA", "NZL"]
+    assert all(row["position"] is None for row in board)  # nobody has played yet
+
+
+def test_token_endpoint_is_rate_limited(organiser):
+    from django.core.cache import cache
+
+    key = "throttle_token-obtain_127.0.0.1"
+    cache.delete(key)
+    client = APIClient()
+    statuses = [client.post("/api/token/", {"username": "organiser", "password": f"guess-{n}"}, format="json")
+                .status_code for n in range(21)]
+    assert statuses[:20] == [400] * 20 and statuses[20] == 429
+    cache.delete(key)
+
+
+def test_standings_and_bracket_json_match_the_commands(organiser, anon):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    client = client_for(organiser)
+    client.post("/api/tournaments/", {"name": "Pools", "slug": "pk", "preset": "pools_knockout",
+                                      "teams": ["FRA", "NZL", "IRE", "RSA", "ENG", "WAL", "SCO", "ARG"],
+                                      "preset_options": {"pools": 2, "qualifiers": 2}}, format="json")
+    for fixture in Fixture.objects.filter(tournament__slug="pk", stage=Fixture.Stage.POOL).order_by("id")[:5]:
+        _play(client, fixture, 15, 6)
+    for command, endpoint in (("standings", "standings"), ("bracket", "bracket")):
+        out = StringIO()
+        call_command(command, "pk", "--format", "json", stdout=out)
+        assert anon.get(f"/api/tournaments/pk/{endpoint}/").json() == json.loads(out.getvalue()), command

@@ -83,3 +83,32 @@ def test_list_queries_do_not_grow_with_rows(organiser, django_assert_max_num_que
         response = client.get(resolved)
     assert response.status_code == 200
     assert _rows(response.json()) > small_rows  # the larger data set really gives more rows
+
+
+FORMAT_ENDPOINTS = [
+    # (preset, endpoint, teams small, teams large, queries for an anonymous caller)
+    ("single_elimination", "bracket", 4, 16, 3),
+    ("swiss", "swiss-table", 4, 14, 5),
+    ("solo", "leaderboard", 2, 12, 4),
+]
+
+
+@pytest.mark.parametrize("preset, endpoint, small, large, bound", FORMAT_ENDPOINTS)
+def test_format_tables_do_not_grow_with_rows(organiser, django_assert_max_num_queries, preset, endpoint, small,
+                                             large, bound):
+    client = APIClient()
+    sizes = {}
+    for label, count in (("s", small), ("l", large)):
+        tournament = services_preset(preset, slug=f"{preset}-{label}", teams=RWC2023_CODES[:count], user=organiser)
+        with django_assert_max_num_queries(bound):
+            response = client.get(f"/api/tournaments/{tournament.slug}/{endpoint}/")
+        assert response.status_code == 200
+        body = response.json()
+        sizes[label] = sum(len(r) for r in body) if body and isinstance(body[0], list) else len(body)
+    assert sizes["l"] > sizes["s"]
+
+
+def services_preset(preset, *, slug, teams, user):
+    from league.presets import preset_run
+
+    return preset_run(preset, name=slug, slug=slug, teams=list(teams), user=user)

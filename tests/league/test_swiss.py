@@ -78,3 +78,24 @@ def test_impossible_round_is_refused():
         swiss_pairings(["A", "B"], played=[("A", "B")])
     with pytest.raises(SwissError):
         swiss_pairings(["A"])
+
+
+
+def test_when_the_search_budget_runs_out_the_matching_still_pairs_the_round(monkeypatch):
+    import league.swiss as swiss
+
+    monkeypatch.setattr(swiss, "_MAX_STEPS", 3)
+    teams = list(range(18))
+    rounds, others = [], teams[1:]
+    for _ in range(8):  # eight rounds of a circle-method round robin already played
+        ring = [teams[0], *others]
+        rounds.append([(ring[i], ring[-1 - i]) for i in range(9)])
+        others = others[-1:] + others[:-1]
+    played = [p for rnd in rounds for p in rnd]
+    result = swiss.swiss_pairings(list(reversed(teams)), played=played)
+    met = {frozenset(p) for p in played}
+    assert all(frozenset(p) not in met for p in result.pairs)
+    assert sorted(t for p in result.pairs for t in p) == teams
+    # Neighbours in the ranking are preferred: the squared gaps stay small.
+    ranked = list(reversed(teams))
+    assert sum((ranked.index(a) - ranked.index(b)) ** 2 for a, b in result.pairs) < 9 * 17**2

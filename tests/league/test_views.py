@@ -484,3 +484,19 @@ def test_swiss_fixtures_pair_a_round(org_client, organiser):
     assert tournament.fixtures.filter(stage="swiss", round_number=1).count() == 3
     html = page(org_client, reverse("league:tournament", args=["swiss"]))
     assert "Swiss table" in html
+
+
+@pytest.mark.parametrize("name", ["manage", "manage_teams", "manage_draw", "manage_players", "manage_results"])
+def test_organiser_pages_run_a_fixed_number_of_queries(org_client, rwc_played, name,
+                                                       django_assert_max_num_queries):
+    # 20 teams, 48 fixtures: the counts do not depend on them (select_related / prefetch_related).
+    with django_assert_max_num_queries(12):
+        page(org_client, reverse(f"league:{name}", args=["rwc"]))
+
+
+def test_tournament_list_query_count(client, organiser, django_assert_max_num_queries):
+    for i in range(5):
+        preset_run("rwc2023", name=f"Cup {i}", slug=f"cup-{i}", user=organiser)
+    with django_assert_max_num_queries(2):
+        html = page(client, reverse("league:tournament_list"))
+    assert html.count("href=\"/t/cup-") == 5

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from league.models import Fixture, Result, Tournament
+from league.models import Fixture, Result, ResultChange, Tournament
 from league.presets import preset_run
 
 RULESET = "rugby-league-cards"
@@ -40,3 +40,45 @@ def champion(tournament: Tournament) -> str | None:
     except Result.DoesNotExist:
         return None
     return final.home.team.code if result.winner_id == final.home_id else final.away.team.code
+
+
+def rwc2023_problems(tournament: Tournament) -> list[str]:
+    """What is wrong with a simulated rwc2023 tournament (empty when it is complete and exactly once):
+    48 results, one per fixture, full tables, the knockout filled to the final, a champion, match logs."""
+    from league.selectors import tournament_standings
+    from matches.models import Match, MatchAction
+
+    problems = []
+    fixtures = Fixture.objects.filter(tournament=tournament)
+    checks = {
+        "fixtures": (fixtures.count(), 48),
+        "results": (Result.objects.filter(fixture__tournament=tournament).count(), 48),
+        "fixtures without a result": (fixtures.filter(result__isnull=True).count(), 0),
+        # Exactly once: one "created" audit row per fixture and never an update; one match per fixture.
+        "created audit rows": (ResultChange.objects.filter(fixture__tournament=tournament, action="created").count(),
+                               48),
+        "other audit rows": (ResultChange.objects.filter(fixture__tournament=tournament).exclude(
+            action="created").count(), 0),
+        "finished matches": (Match.objects.filter(fixture__tournament=tournament, status="finished").count(), 48),
+        "matches without a fixture": (Match.objects.filter(fixture__isnull=True).count(), 0),
+    }
+    problems += [f"{name}: {got} instead of {want}" for name, (got, want) in checks.items() if got != want]
+    for pool, rows in tournament_standings(tournament):
+        if [row.played for row in rows] != [4] * 5:
+            problems.append(f"pool {pool.name} played {[row.played for row in rows]}")
+    knockout = {f.code: f for f in fixtures.filter(stage="knockout").select_related("result")}
+    if sorted(knockout) != ["BF", "F", "QF1", "QF2", "QF3", "QF4", "SF1", "SF2"]:
+        problems.append(f"knockout fixtures {sorted(knockout)}")
+        return problems
+    for f in knockout.values():
+        if not (f.home_id and f.away_id and hasattr(f, "result") and f.result.winner_id in (f.home_id, f.away_id)):
+            problems.append(f"{f.code} has no teams or no winner")
+    if not problems and {knockout["F"].home_id, knockout["F"].away_id} != {
+            knockout["SF1"].result.winner_id, knockout["SF2"].result.winner_id}:
+        problems.append("the final is not between the semi-finals' winners")
+    if champion(tournament) is None:
+        problems.append("no champion")
+    for match in Match.objects.filter(fixture__tournament=tournament).only("pk", "ply"):
+        if not MatchAction.objects.filter(match=match).count() == match.ply > 0:
+            problems.append(f"match {match.pk}'s log is incomplete")
+    return problems

@@ -111,11 +111,19 @@ def test_api_replay_steps_and_log(match, players):
     post_action(api_for(players[1]), match, 2, "card:6")
     spectator = api_for(None)
     log = spectator.get(f"/api/matches/{match.pk}/actions/").json()
-    assert [(a["ply"], a["seat"], a["action"]) for a in log["actions"]] == [(1, 0, "card:1"), (2, 1, "card:6")]
+    # Live, hidden information: a spectator sees who moved, not the blind choices.
+    assert [(a["ply"], a["seat"], a["action"]) for a in log["actions"]] == [(1, 0, "hidden"), (2, 1, "hidden")]
+    mine = api_for(players[0]).get(f"/api/matches/{match.pk}/actions/").json()
+    assert [a["action"] for a in mine["actions"]] == ["card:1", "hidden"]
     step0 = spectator.get(f"/api/matches/{match.pk}/replay/0/").json()
     step2 = spectator.get(f"/api/matches/{match.pk}/replay/2/").json()
     assert step0["view"]["tackle"] == 0 and step2["view"]["tackle"] == 1
-    assert step2["last_action"]["action"] == "card:6" and step2["seat"] is None
+    assert step2["last_action"]["action"] == "hidden" and step2["seat"] is None
+    match.__class__.objects.filter(pk=match.pk).update(status="finished")
+    step2 = spectator.get(f"/api/matches/{match.pk}/replay/2/")
+    assert step2.status_code == 200, step2.content
+    assert step2.json()["last_action"]["action"] == "card:6"
+    assert spectator.get(f"/api/matches/{match.pk}/actions/").json()["actions"][0]["action"] == "card:1"
     assert spectator.get(f"/api/matches/{match.pk}/replay/3/").status_code == 404
 
 
@@ -294,6 +302,7 @@ def test_responses_never_contain_a_hidden_card_of_the_card_game(match, players):
         opponent.get(f"/api/matches/{match.pk}/").content.decode(),
         api_for(None).get(f"/api/matches/{match.pk}/").content.decode(),
         api_for(None).get(f"/api/matches/{match.pk}/replay/1/").content.decode(),
+        watcher_web.get(f"/matches/{match.pk}/replay/?step=1").content.decode(),
         watcher_web.get(f"/matches/{match.pk}/watch/").content.decode(),
         opponent_web.get(f"/matches/{match.pk}/").content.decode(),
         opponent_web.get(f"/matches/{match.pk}/board/").content.decode(),
@@ -303,6 +312,11 @@ def test_responses_never_contain_a_hidden_card_of_the_card_game(match, players):
         # Home's blind choice (position 3) is not revealed before away has chosen.
         assert '"your_choice": 3' not in text and "You chose card 3" not in text
         assert "choose the face-down card at position 3" not in text
+    # The action log and the replay step do not give the blind position away either.
+    for text in (api_for(None).get(f"/api/matches/{match.pk}/actions/").content.decode(),
+                 opponent.get(f"/api/matches/{match.pk}/actions/").content.decode(),
+                 api_for(None).get(f"/api/matches/{match.pk}/replay/1/").content.decode()):
+        assert "card:3" not in text
 
 
 def test_responses_never_contain_the_seasons_stock(players):

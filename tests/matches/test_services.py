@@ -274,6 +274,11 @@ def test_abandon_puts_the_fixture_back(fixture_people, organiser, players):
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:1", players[0])
     assert exc.value.status == 409
+    # The organiser can start the fixture afresh; the abandoned match keeps its log.
+    again = start(fixture_people, seed=99)
+    assert again.pk != match.pk and again.fixture == fixture_people
+    match.refresh_from_db()
+    assert match.fixture is None and match.outcome["abandoned_fixture"] == fixture_people.pk
 
 
 # ---- concurrency (PostgreSQL row lock) ------------------------------------------------------------------

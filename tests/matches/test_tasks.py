@@ -68,3 +68,26 @@ def test_a_fixture_task_of_a_finished_or_failed_run_does_nothing(eager):
     assert SimulationRun.objects.get(pk=run.pk).status == "failed"
     assert tasks.simulate_fixture.apply(args=(run.pk, fixture_id)).get() == "stopped"
     assert not Result.objects.filter(fixture_id=fixture_id).exists()
+
+
+def test_a_fixture_that_cannot_be_played_is_handed_back_and_a_crash_fails_the_run(monkeypatch):
+    from league.models import Fixture
+
+    monkeypatch.setattr(tasks, "_send", lambda run_id: [].extend)
+    tournament = rwc_tournament()
+    run = simulation.simulation_create(tournament=tournament, stage="all", seed=2)
+    qf = Fixture.objects.get(tournament=tournament, code="QF1")
+    simulation._set_queued(run, {qf.pk})
+    assert tasks.simulate_fixture.apply(args=(run.pk, qf.pk)).get() == "not_ready"
+    run.refresh_from_db()
+    assert qf.pk not in simulation._queued(run)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(simulation, "play_fixture", crash)
+    fixture_id = simulation.ready_fixture_ids(run)[0]
+    with pytest.raises(RuntimeError):
+        tasks.simulate_fixture.apply(args=(run.pk, fixture_id), throw=True).get()
+    run.refresh_from_db()
+    assert run.status == "failed" and "engine bug" in run.error

@@ -30,6 +30,8 @@ class Command(BaseCommand):
                             help="pools, knockout or all (default: all, the knockout rounds as their slots fill)")
         parser.add_argument("--seed", type=int, default=None,
                             help="the simulation seed: the same seed gives the same results (default: random)")
+        parser.add_argument("--round", type=int, default=None, dest="round_number",
+                            help="only this round (its number in the fixture list)")
         parser.add_argument("--inline", action="store_true", help="play in this process, without a worker")
         parser.add_argument("--no-wait", action="store_true", help="queue the work and return at once")
         parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for the workers")
@@ -44,11 +46,12 @@ class Command(BaseCommand):
         try:
             if options["inline"]:
                 run = simulation.simulation_create(tournament=tournament, stage=options["stage"],
-                                                   seed=options["seed"])
+                                                   seed=options["seed"], round_number=options["round_number"])
                 self._say_start(run)
                 run = simulation.run_inline(run, on_progress=self._draw)
             else:
-                run = simulation.simulation_start(tournament=tournament, stage=options["stage"], seed=options["seed"])
+                run = simulation.simulation_start(tournament=tournament, stage=options["stage"], seed=options["seed"],
+                                                  round_number=options["round_number"])
                 self._say_start(run)
                 if options["no_wait"]:
                     self.stdout.write(f"Queued simulation run {run.pk}.")

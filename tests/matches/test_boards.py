@@ -1,0 +1,32 @@
+"""The drawing data of the play pages: pure functions over a seat's view."""
+
+from engine import new_game
+from matches import boards
+
+
+def test_card_faces():
+    assert boards.card_face("TH") == {"label": "10\u2665", "red": True, "down": False}
+    assert boards.card_face("QS")["label"] == "Q\u2660" and not boards.card_face("QS")["red"]
+    assert boards.card_face(None)["down"]
+
+
+def test_card_game_board_has_the_pitch_the_coin_and_no_card_identities():
+    state = new_game("rugby-league-cards", seed=1)
+    board = boards.board_context("rugby-league-cards", state.view(None), None)
+    assert [c["label"] for c in board["cells"]] == ["T", "1", "2", "3", "3", "2", "1", "T"]
+    assert board["ball_x"] == 20 + 1 * 40 + 20  # home 1-space
+    assert all(c["down"] and c["label"] == "" for row in board["rows"].values() for c in row)
+    assert board["clock"].startswith("1st half")
+
+
+def test_unknown_or_odd_views_fall_back_to_the_generic_layout():
+    assert boards.board_context("no-such-game", {"a": 1}, None)["kind"] == "generic"
+    assert boards.board_context("rugby-league-cards", {"weird": True}, 0)["kind"] == "generic"
+
+
+def test_action_buttons_are_short_for_cards_and_swaps():
+    buttons = boards.action_buttons("rugby-league-cards", [{"action": "card:4", "label": "Play card 4"},
+                                                           {"action": "drop-goal", "label": "Drop goal"}])
+    assert [(b["text"], b["kind"]) for b in buttons] == [("4", "card"), ("Drop goal", "wide")]
+    swap = boards.action_buttons("seasons", [{"action": "swap TH 2S", "label": "Draft 10\u2665, release 2\u2660"}])
+    assert swap[0]["text"] == "+10\u2665 \u22122\u2660" and swap[0]["label"].startswith("Draft")
