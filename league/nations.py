@@ -7,13 +7,13 @@ used for seeding bands and as the last tie-breaker.
 
 # code, name, primary colour, secondary colour, RWC 2023 pool, ranking
 RWC2023_NATIONS = [
-    ("FRA", "France", "#002395", "#FFFFFF", "A", 2),
+    ("FRA", "France", "#002395", "#FFFFFF", "A", 3),
     ("NZL", "New Zealand", "#000000", "#FFFFFF", "A", 4),
     ("ITA", "Italy", "#1F5FA8", "#FFFFFF", "A", 13),
     ("URU", "Uruguay", "#5CBFEB", "#000000", "A", 17),
     ("NAM", "Namibia", "#003580", "#D21034", "A", 19),
     ("IRE", "Ireland", "#169B62", "#FFFFFF", "B", 1),
-    ("RSA", "South Africa", "#007749", "#FFB81C", "B", 3),
+    ("RSA", "South Africa", "#007749", "#FFB81C", "B", 2),
     ("SCO", "Scotland", "#0F204B", "#FFFFFF", "B", 5),
     ("TGA", "Tonga", "#C10000", "#FFFFFF", "B", 15),
     ("ROU", "Romania", "#FCD116", "#002B7F", "B", 18),
