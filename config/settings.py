@@ -195,6 +195,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 if CELERY_BROKER_URL.startswith("redis"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
 
+# Keep each worker process's database connection between tasks (Celery would otherwise open a new
+# PostgreSQL connection for every task); matches/tasks.py closes broken or old ones (CONN_MAX_AGE) instead.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
+
 # Qualification odds (matches/odds.py): runs per computation, engine matches per score model, and the
 # debounce delay after a result before they are computed again.
 ODDS_RUNS = int(os.environ.get("ODDS_RUNS", "10000"))

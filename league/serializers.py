@@ -286,7 +286,7 @@ class FixtureSerializer(serializers.ModelSerializer):
     """A fixture: teams by code (or the description of a slot still to fill), kick-off, venue, result."""
 
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    pool = serializers.CharField(source="pool.name", read_only=True, allow_null=True, default=None)
+    pool = serializers.SerializerMethodField(help_text=_("The pool's name; null for a knockout fixture."))
     home = _TeamCodeField(read_only=True, allow_null=True)
     away = _TeamCodeField(read_only=True, allow_null=True)
     home_label = serializers.SerializerMethodField(help_text=_("The team's code, or where it will come from."))
@@ -300,6 +300,11 @@ class FixtureSerializer(serializers.ModelSerializer):
                   "status", "result"]
         read_only_fields = ["stage", "bracket", "round_number", "code", "home_source", "away_source", "slot",
                             "status"]
+
+    def get_pool(self, fixture) -> str | None:
+        # Not a CharField(source="pool.name", default=None): a PATCH (partial) skips a field's default,
+        # so a knockout fixture's answer lost its "pool" key.
+        return fixture.pool.name if fixture.pool_id else None
 
     def get_home_label(self, fixture) -> str:
         return fixture.home.team.code if fixture.home_id else source_label(fixture.home_source)

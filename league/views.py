@@ -705,10 +705,16 @@ def manage_fixtures(request, slug):
             tournament_changed(tournament)
             messages.success(request, _("Fixtures generated."))
             return redirect("league:manage_results", slug=slug)
+    intro = {
+        Tournament.Format.SWISS: _("Pair the next Swiss round from the current table (teams on equal points meet, "
+                                   "never twice)."),
+        Tournament.Format.SOLO: _("Make each player's solo attempts."),
+        Tournament.Format.SINGLE_ELIMINATION: _("Make the knockout bracket from the seeds (byes to the top seeds)."),
+    }.get(tournament.format, _("Every pool plays a round robin. Rounds are played on the same day in every pool; "
+                               "with more matches than venues a round is split into time slots."))
     return render(request, "league/manage_form.html", {
         "tournament": tournament, "form": form, "title": _("Generate fixtures"), "submit": _("Generate fixtures"),
-        "intro": _("Every pool plays a round robin. Rounds are played on the same day in every pool; with more "
-                   "matches than venues a round is split into time slots.")})
+        "intro": intro})
 
 
 @login_required

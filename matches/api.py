@@ -112,9 +112,12 @@ class MatchActionsAPI(APIView):
         return Response({"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
                          "actions": actions})
 
+    # A 400 is either an illegal move (detail, code and the legal actions) or a malformed request (the
+    # field's errors, e.g. {"ply": ["This field is required."]}): hence no key is required.
     @extend_schema(request=ActionInput, responses={
-        201: dict, 400: inline_serializer("IllegalAction", {"detail": serializers.CharField(),
-                                                              "legal_actions": serializers.ListField()}),
+        201: dict, 400: inline_serializer("IllegalAction", {
+            "detail": serializers.CharField(required=False), "code": serializers.CharField(required=False),
+            "legal_actions": serializers.ListField(child=serializers.CharField(), required=False)}),
         403: dict, 409: dict})
     def post(self, request, pk):
         match = _match_or_404(pk)

@@ -174,13 +174,22 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
 def simulation_start(*, tournament: Tournament, stage: str = "all", user=None, seed=None,
                      fixture: Fixture | None = None, round_number: int | None = None) -> SimulationRun:
     """Start a simulation on the workers: make the run and queue it once the transaction commits."""
-    from matches import tasks
-
     with transaction.atomic():
         run = simulation_create(tournament=tournament, stage=stage, seed=seed, user=user, fixture=fixture,
                                 round_number=round_number)
-        transaction.on_commit(lambda: tasks.simulate_run.delay(run.pk))
+        transaction.on_commit(lambda: _queue_run(run))
     return run
+
+
+def _queue_run(run: SimulationRun) -> None:
+    from matches import tasks
+
+    try:
+        tasks.simulate_run.delay(run.pk)
+    except Exception as exc:  # the broker is down: say so on the progress bar rather than fail the page
+        logger.exception("could not queue simulation run %s", run.pk)
+        run_fail(run.pk, f"The simulation could not be queued for the workers ({exc}). Is the broker running?")
+        run.refresh_from_db()
 
 
 # ---- queueing ------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import task_postrun, task_prerun, worker_ready
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, close_old_connections
 
@@ -78,6 +78,16 @@ def compute_odds(tournament_id: int, version: int | None = None, runs: int | Non
     from matches import odds
 
     return odds.odds_refresh(tournament_id=tournament_id, version=version, runs=runs)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _database_hygiene(task=None, **kwargs) -> None:
+    """Around every task on a worker, as around every web request: close a connection that broke or outlived
+    CONN_MAX_AGE (the settings' CELERY_DB_REUSE_MAX stops Celery closing every one, which costs a new
+    PostgreSQL connection per task). Not for eager tasks: they run inside the caller's transaction."""
+    if task is not None and not getattr(task.request, "is_eager", False):
+        close_old_connections()
 
 
 @worker_ready.connect

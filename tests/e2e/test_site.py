@@ -340,3 +340,24 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
     assert no_sideways_scroll(phone)
     shot(phone, "sim-02-phone-tournament")
     phone.context.close()
+
+
+def test_printed_fixture_list_and_score_sheets_have_one_page_per_round(browser, live_server, django_user_model):
+    import datetime as dt
+    import re
+
+    from league.presets import preset_run
+
+    user = django_user_model.objects.create_user(username="printer", password="pw-printer-1")
+    tournament = preset_run("rwc2023", name="Printed Cup", slug="printed", user=user, start_date=dt.date(2026, 9, 8))
+    rounds = len(set(tournament.fixtures.values_list("round_number", "round_name")))
+    assert rounds == 9  # five pool rounds, quarter-finals, semi-finals, bronze final, final
+    page = browser.new_context().new_page()
+    for path in ("print/fixtures/", "print/score-sheets/"):
+        page.goto(f"{live_server.url}/t/printed/{path}")
+        page.emulate_media(media="print")
+        pdf = page.pdf(format="A4")
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"site-print-{path.split('/')[1]}.pdf").write_bytes(pdf)
+        assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == rounds, path
+    page.context.close()

@@ -91,3 +91,15 @@ def test_a_fixture_that_cannot_be_played_is_handed_back_and_a_crash_fails_the_ru
         tasks.simulate_fixture.apply(args=(run.pk, fixture_id), throw=True).get()
     run.refresh_from_db()
     assert run.status == "failed" and "engine bug" in run.error
+
+
+def test_a_broker_that_is_down_fails_the_run_with_a_message(monkeypatch, django_capture_on_commit_callbacks):
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("Connection refused")
+
+    monkeypatch.setattr(tasks.simulate_run, "delay", down)
+    tournament = rwc_tournament()
+    with django_capture_on_commit_callbacks(execute=True):
+        run = simulation.simulation_start(tournament=tournament, stage="pools", seed=1)
+    run.refresh_from_db()
+    assert run.status == "failed" and "broker" in run.error

@@ -1,0 +1,173 @@
+"""Property-based fuzzing of the whole REST API with schemathesis: bad input is never a 500 nor a lost write.
+
+Every operation of the OpenAPI schema (served by drf-spectacular at ``/api/schema/``) is called through the
+WSGI app, in process (no server), with requests that schemathesis derives from the schema: valid ones
+("positive") and ones that break it ("negative": wrong types, missing fields, out-of-range numbers,
+unknown properties). Half of the cases aim at rows that exist (a real tournament slug, fixture, entry,
+pool, team, match), the rest at whatever ids schemathesis makes up. Each operation is fuzzed as an
+anonymous caller, as a signed-in stranger and as the tournaments' organiser (token authentication).
+
+For every response:
+- it is not a server error (schemathesis's ``not_a_server_error``);
+- it matches the schema's documented response body for its status (``response_schema_conformance``);
+- a refused request (4xx) changed nothing in the database (a digest of every league and match row is the
+  same before and after).
+
+Each case runs in a savepoint that is rolled back, so every case starts from the same realistic world.
+Deterministic (``derandomize``); ``FUZZ_EXAMPLES`` sets the examples per operation and role (default 12).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import date
+
+import pytest
+import schemathesis
+from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from rest_framework.authtoken.models import Token
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from league import formats, presets
+from league.models import Entry, Fixture, Pool, Tournament
+from matches import services as match_services
+from tests.league.api_factories import make_team, make_tournament
+from tests.league.bad_input_helpers import database_digest
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
+ROLES = ("anonymous", "stranger", "organiser")
+
+
+def _schema_operations() -> list[tuple[str, str]]:
+    """(method, path) of every operation, read from drf-spectacular's generator at collection time."""
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+
+    schema = json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+    return sorted((method.upper(), path) for path, ops in schema["paths"].items() for method in ops
+                  if method in {"get", "post", "put", "patch", "delete"})
+
+
+OPERATIONS = _schema_operations()
+_LOADED: dict[str, schemathesis.schemas.BaseSchema] = {}
+
+
+def api_schema():
+    """The schema as the site serves it (``/api/schema/``), loaded once through the WSGI app."""
+    if "schema" not in _LOADED:
+        _LOADED["schema"] = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+    return _LOADED["schema"]
+
+
+@pytest.fixture
+def _wsgi_in_test_transaction():
+    """Calls through the raw WSGI handler must not close the test's connection (Django's test client does the same)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(organiser, django_user_model):
+    """A realistic league: pools with fixtures and results, a knockout, a Swiss, a solo challenge, a match."""
+    stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+    cup = make_tournament("fuzz-cup", user=organiser, teams=("FRA", "NZL", "ITA", "URU", "IRE", "RSA", "SCO", "TGA"),
+                          pools=2)
+    played = list(Fixture.objects.filter(tournament=cup).order_by("round_number", "id")[:3])
+    for index, fixture in enumerate(played):
+        formats.result_correct(fixture=fixture, home_score=24 + index, away_score=17, home_tries=3, away_tries=2,
+                               user=organiser)
+    knockout = presets.preset_run("single_elimination", name="Fuzz KO", slug="fuzz-ko", teams=["ENG", "JPN", "ARG"],
+                                  user=organiser, start_date=date(2027, 4, 3))
+    swiss = presets.preset_run("swiss", name="Fuzz Swiss", slug="fuzz-swiss", teams=["WAL", "AUS", "FIJ", "GEO"],
+                               user=organiser, rounds=2)
+    solo = presets.preset_run("solo", name="Fuzz Solo", slug="fuzz-solo", teams=["POR", "SAM"], user=organiser)
+    draft = make_tournament("fuzz-draft", user=organiser, teams=("ROU", "CHI"), status=Tournament.Status.DRAFT)
+    others = make_tournament("fuzz-others", user=stranger, teams=("NAM", "ENG"))
+    own_team = make_team("GCB", "Grey College", user=organiser)
+    make_team("STR", "Stranger's XV", user=stranger)
+    match = match_services.match_create_friendly(ruleset="rugby-league-cards", user=organiser, home="me",
+                                                 away="computer:random", options={"sets_per_half": 1}, seed=3)
+    state = match_services.match_state(match)
+    match_services.match_submit_action(match=match, seat=0, ply=match.ply + 1, action=state.legal_actions(0)[0],
+                                       user=organiser, held_seats={0})
+    match.refresh_from_db()
+    tournaments = [cup, knockout, swiss, solo, draft, others]
+    fixtures = Fixture.objects.filter(tournament__in=tournaments)
+    return {
+        "headers": {
+            "anonymous": {},
+            "stranger": {"Authorization": f"Token {Token.objects.create(user=stranger).key}"},
+            "organiser": {"Authorization": f"Token {Token.objects.create(user=organiser).key}"},
+        },
+        # Real rows for each kind of path parameter, by the path's first segment.
+        "known": {
+            "tournaments": {"slug": [t.slug for t in tournaments]},
+            "teams": {"code": ["FRA", "fra", own_team.code, "STR"]},
+            "entries": {"id": list(Entry.objects.filter(tournament__in=tournaments).values_list("pk", flat=True))},
+            "pools": {"id": list(Pool.objects.filter(tournament__in=tournaments).values_list("pk", flat=True))},
+            "fixtures": {"id": [f.pk for f in played] + list(fixtures.values_list("pk", flat=True))},
+            "matches": {"id": [match.pk], "n": [0, 1, match.ply, match.ply + 1]},
+        },
+    }
+
+
+def _case_strategy(operation, known: dict):
+    """Cases with made-up path parameters and cases aimed at real rows, positive and negative."""
+    segment = operation.path.split("/")[2]
+    names = [p.name for p in operation.path_parameters]
+    strategies = [operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)]
+    if names and all(name in known.get(segment, {}) for name in names):
+        real = st.fixed_dictionaries({name: st.sampled_from(known[segment][name]) for name in names})
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            strategies.append(real.flatmap(lambda params, mode=mode: operation.as_strategy(mode,
+                                                                                             path_parameters=params)))
+    return st.one_of(strategies)
+
+
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES, derandomize=True, deadline=None, database=None, print_blob=False,
+    phases=[Phase.explicit, Phase.generate, Phase.shrink],
+    suppress_health_check=list(HealthCheck),
+)
+
+
+# Reads are fuzzed anonymously and as the organiser; writes also as a signed-in stranger (403s).
+CASES = [(method, path, role) for method, path in OPERATIONS for role in ROLES
+         if method != "GET" or role != "stranger"]
+
+
+@pytest.mark.parametrize(("method", "path", "role"), CASES, ids=[f"{m} {p} {r}" for m, p, r in CASES])
+def test_api_operation_answers_bad_input_without_a_500(world, _wsgi_in_test_transaction, method, path, role):
+    operation = api_schema()[path][method]
+    headers = world["headers"][role]
+
+    # Every case is rolled back, so the world each one starts from is this one.
+    before = database_digest()
+
+    @FUZZ_SETTINGS
+    @given(case=_case_strategy(operation, world["known"]))
+    def fuzz(case):
+        cache.clear()  # throttles and cached pages start afresh, as the database does
+        with transaction.atomic():
+            response = case.call(headers=headers)
+            case.validate_response(response, checks=[not_a_server_error, response_schema_conformance],
+                                   headers=headers)
+            if response.status_code >= 400:
+                assert database_digest() == before, (
+                    f"{method} {path} answered {response.status_code} but changed stored rows")
+            transaction.set_rollback(True)
+
+    fuzz()
