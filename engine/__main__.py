@@ -139,4 +139,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error of the simulation.
+        sys.stderr.close()
+        sys.exit(0)

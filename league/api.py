@@ -178,6 +178,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     serializer_class = TournamentSerializer
     permission_classes = [TournamentPermission]
     lookup_field = "slug"
+    # Only what a slug can be: anything else is a 404 from the URL map (a NUL would be a 500 on PostgreSQL).
+    lookup_value_regex = "[-a-zA-Z0-9_]+"
 
     def get_queryset(self):
         queryset = Tournament.objects.prefetch_related("organisers").order_by("-created_at", "name")

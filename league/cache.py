@@ -62,6 +62,8 @@ def _slug_key(slug: str) -> str:
 
 def tournament_by_slug(slug: str) -> Tournament | None:
     """The tournament with this slug (None when there is none), from the cache when possible."""
+    if len(slug) > Tournament._meta.get_field("slug").max_length:
+        return None  # no such slug can exist, and so long a cache key is refused by memcached
     key = _slug_key(slug)
     tournament = cache.get(key)
     if tournament is None:

@@ -156,16 +156,29 @@ class TeamsCsvForm(forms.Form):
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
-        reader = csv.DictReader(io.StringIO(text))
-        if not reader.fieldnames or "name" not in [f.strip().lower() for f in reader.fieldnames]:
+        if "\x00" in text:  # a binary or UTF-16 file; PostgreSQL would refuse the names anyway
+            raise forms.ValidationError(_("The file is not CSV text (it contains NUL characters)."))
+        # strict: an unterminated quote is an error, not the rest of the file read as one team's name.
+        reader = csv.DictReader(io.StringIO(text), strict=True)
+        try:
+            fieldnames = reader.fieldnames
+            rows = list(reader)
+        except csv.Error as exc:  # e.g. a cell longer than the csv module's limit
+            raise forms.ValidationError(_("Line %(line)s: the CSV cannot be read (%(error)s)."),
+                                        params={"line": reader.line_num, "error": exc})
+        if not fieldnames or "name" not in [f.strip().lower() for f in fieldnames]:
             raise forms.ValidationError(_("The first row must be a header with at least a “name” column."))
         teams = []
-        for number, row in enumerate(reader, start=2):
+        for number, row in enumerate(rows, start=2):
+            if None in row:  # DictReader keeps the cells beyond the header under None, as a list
+                raise forms.ValidationError(_("Line %(line)s has more cells than the header has columns."),
+                                            params={"line": number})
             row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
             if not row.get("name"):
                 raise forms.ValidationError(_("Line %(line)s has no team name."), params={"line": number})
             seed = row.get("seed") or ""
-            if seed and not seed.isdigit():
+            # isascii: "²" is a digit to isdigit() but not a number to int().
+            if seed and not (seed.isascii() and seed.isdigit()):
                 raise forms.ValidationError(_("Line %(line)s: the seed must be a whole number."),
                                             params={"line": number})
             teams.append({"line": number, "name": row["name"], "code": row.get("code", "").upper(),

@@ -115,6 +115,14 @@ class Tournament(models.Model):
     def __str__(self):
         return self.name
 
+    def clean(self):
+        # Options the engine refuses would be stored and only fail when the first match starts: refuse them
+        # here, where the admin and the services check a tournament (an unknown rule set is the field's error).
+        if self.ruleset_options and self.ruleset in {key for key, _label in ruleset_choices()} - {"manual"}:
+            from league.services import ruleset_options_validate
+
+            ruleset_options_validate(self.ruleset, self.ruleset_options)
+
 
 class Pool(models.Model):
     """A group of entries that play each other (a league is one pool)."""

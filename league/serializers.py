@@ -18,6 +18,30 @@ from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tour
 from league.permissions import can_edit_tournament, viewable_tournaments
 
 
+def _without_nul(value, label: str):
+    """Refuse NUL characters anywhere in a JSON value: PostgreSQL's jsonb cannot store them (a 500 otherwise)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and "\x00" in item:
+            raise serializers.ValidationError(_("%(label)s cannot contain NUL characters.") % {"label": label})
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return value
+
+
+class _SlugRelatedField(serializers.SlugRelatedField):
+    """A row by its slug or code; a value with a NUL character simply matches none (PostgreSQL refuses it)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
+
+
 class TeamSerializer(serializers.ModelSerializer):
     """A team; signed-in users create their own (school, club, person) with name, short code and colours."""
 
@@ -51,6 +75,9 @@ class PresetOptionsSerializer(serializers.Serializer):
     third_place = serializers.BooleanField(required=False)
     plate_from_cup_losers = serializers.BooleanField(required=False)
     tiers = serializers.JSONField(required=False, help_text=_("Cup/Plate tiers, as the cup_plate preset takes them."))
+
+    def validate_tiers(self, value):
+        return _without_nul(value, _("Tiers"))
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -99,12 +126,12 @@ class TournamentSerializer(serializers.ModelSerializer):
     def validate_ruleset_options(self, value):
         if not isinstance(value, dict):
             raise serializers.ValidationError(_("Rule set options must be a JSON object."))
-        return value
+        return _without_nul(value, _("Rule set options"))
 
     def validate_format_options(self, value):
         if not isinstance(value, dict):
             raise serializers.ValidationError(_("Format options must be a JSON object."))
-        return value
+        return _without_nul(value, _("Format options"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -125,14 +152,20 @@ class TournamentSerializer(serializers.ModelSerializer):
             }
             if errors:
                 raise serializers.ValidationError(errors)
+        ruleset = attrs.get("ruleset") or getattr(self.instance, "ruleset", "manual")
+        if attrs.get("ruleset_options") and ruleset != "manual":
+            from league.services import ruleset_options_validate
+
+            # Checked now: options the engine refuses would otherwise be stored and break the first match.
+            ruleset_options_validate(ruleset, attrs["ruleset_options"])
         return attrs
 
 
 class EntrySerializer(serializers.ModelSerializer):
     """A team in a tournament: its seed, its pool (by name) and the name of the person who plays it."""
 
-    tournament = serializers.SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
-    team = serializers.SlugRelatedField(slug_field="code", queryset=Team.objects.all())
+    tournament = _SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
+    team = _SlugRelatedField(slug_field="code", queryset=Team.objects.all())
     pool = serializers.CharField(source="pool.name", required=False, allow_null=True, allow_blank=True,
                                  max_length=20, help_text=_("The pool's name; a new name makes a new pool."))
     team_name = serializers.CharField(source="team.name", read_only=True)
@@ -262,6 +295,9 @@ class ResultWriteSerializer(serializers.Serializer):
     reset_later_rounds = serializers.BooleanField(
         default=False, help_text=_("A correction that changes who went through to a knockout match already "
                                    "played is refused, unless this is true: then those later results are deleted."))
+
+    def validate_stats(self, value):
+        return _without_nul(value, _("Stats"))
 
     def validate_winner(self, value):
         if not value:

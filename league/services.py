@@ -76,7 +76,8 @@ def tournament_create(
                             **numbers, **other_fields)
     if Tournament.objects.filter(slug=slug).exists():
         raise ValidationError({"slug": [f"A tournament with the slug {slug!r} already exists: choose another."]})
-    # full_clean checks the slug's form and uniqueness, the choices (rule set included) and the numbers.
+    # full_clean checks the slug's form and uniqueness, the choices (rule set included), the numbers and the
+    # rule set's options (Tournament.clean).
     tournament.full_clean()
     with transaction.atomic():
         tournament.save()
@@ -85,6 +86,44 @@ def tournament_create(
         if people:
             tournament.organisers.add(*people)
     return tournament
+
+
+# Bounds on a rule set's option values: the engine checks names and types, not sizes, and a match with
+# 10**40 sets a half (or a 1 MB team name in its commentary) would never end or bloat every snapshot.
+OPTION_MAX_NUMBER = 1000
+OPTION_MAX_TEXT = 80
+
+
+def ruleset_options_validate(ruleset: str, options) -> dict:
+    """The rule set's options with its defaults filled in, or a ``ValidationError`` saying what is wrong.
+
+    Checked here, before anything is stored, so that a bad option is a clear error when the tournament
+    or match is created rather than a crash when its first match starts: unknown names and wrong types
+    (the engine's ``resolve_options``), what setting up a game refuses (e.g. 0 sets a half), and sizes.
+    """
+    from engine import get_ruleset, new_game
+
+    if not isinstance(options, dict):
+        raise ValidationError({"ruleset_options": ["Rule set options must be a JSON object."]})
+    try:
+        ruleset_cls = get_ruleset(ruleset)
+    except KeyError:
+        raise ValidationError({"ruleset": [f"Unknown rule set {ruleset!r}."]})
+    for name, value in options.items():
+        if isinstance(value, bool) or value is None:
+            continue
+        too_big = (isinstance(value, (int, float)) and not abs(value) <= OPTION_MAX_NUMBER) or (
+            isinstance(value, str) and len(value) > OPTION_MAX_TEXT)
+        if too_big or isinstance(value, (dict, list)):
+            raise ValidationError({"ruleset_options": [
+                f"Option {name!r}: {value!r:.40} is not allowed (a number up to {OPTION_MAX_NUMBER}, a text of "
+                f"at most {OPTION_MAX_TEXT} characters, or true/false)."]})
+    try:
+        resolved = ruleset_cls.spec.resolve_options(options)
+        new_game(ruleset, seed=0, options=resolved)  # the rule set's own checks run when a game is set up
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ValidationError({"ruleset_options": [str(exc).strip("'\"")]})
+    return resolved
 
 
 def pool_create(*, tournament: Tournament, name: str, order: int | None = None) -> Pool:
@@ -427,6 +466,9 @@ def _read_text(file) -> str:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValidationError("The file is not UTF-8 text: save the CSV as UTF-8 and try again.")
+    if "\x00" in data:
+        # NUL characters mean a binary or UTF-16 file (and PostgreSQL refuses them in text).
+        raise ValidationError("The file is not CSV text (it contains NUL characters): save it as CSV UTF-8.")
     return data.lstrip("\ufeff")
 
 
@@ -448,7 +490,12 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
     ValidationError, and then nothing of the file is saved.
     """
     text = _read_text(file)
-    reader = csv.reader(io.StringIO(text))
+    # strict: an unterminated quote is an error, not the rest of the file read as one cell.
+    reader = csv.reader(io.StringIO(text), strict=True)
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as exc:  # e.g. a cell longer than the csv module's limit, a stray quote
+        raise ValidationError(f"Line {reader.line_num}: the CSV cannot be read ({exc}).")
     pools = {p.name.upper(): p for p in Pool.objects.filter(tournament=tournament)}
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team"))
     by_team: dict[str, Entry] = {}
@@ -464,8 +511,7 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
     errors: list[str] = []
     planned: list[tuple[int, Fixture, dict]] = []
     seen: dict[int, int] = {}
-    for row in reader:
-        line = reader.line_num
+    for line, row in rows:
         if not row or all(not cell.strip() for cell in row):
             continue
         cells = [cell.strip() for cell in row]

@@ -368,6 +368,9 @@ def tournament_calendar(request, slug):
 def team_calendar(request, slug, code):
     """iCalendar feed of one team's fixtures."""
     tournament = _public_tournament(request, slug)
+    if not team_code.regex.match(code.upper()):
+        # Not a code at all (PostgreSQL even refuses some, e.g. with a NUL character, in a query).
+        raise Http404(_("No such team in this tournament."))
     entry = get_object_or_404(Entry.objects.select_related("team"), tournament=tournament, team__code=code.upper())
     base = request.build_absolute_uri(reverse("league:tournament", args=[slug])) + "matches/"
     text = exports.ics_calendar(f"{tournament.name}: {entry.team.name}",
@@ -593,6 +596,8 @@ def manage_teams(request, slug):
     """Add teams: the 20 RWC 2023 nations in one click, one own team, a pasted list, or a CSV file."""
     tournament = _organised_tournament(request, slug)
     action = request.POST.get("action") if request.method == "POST" else None
+    if action not in (None, "nations", "team", "paste", "csv"):
+        messages.error(request, _("Choose one of the ways to add teams below."))
     team_form = forms.TeamForm(request.POST if action == "team" else None, prefix="team")
     paste_form = forms.PasteTeamsForm(request.POST if action == "paste" else None, prefix="paste")
     csv_form = forms.TeamsCsvForm(request.POST if action == "csv" else None,

@@ -343,11 +343,7 @@ def score_samples(tournament: Tournament, problem: OddsProblem) -> tuple[dict[st
                                      fixture__stage=Fixture.Stage.POOL)
                .values_list("home_score", "home_tries", "away_score", "away_tries", "source"))
     if tournament.ruleset in ("", "manual"):
-        if len(own) >= MANUAL_MIN_RESULTS:
-            base, what = [tuple(r[:4]) for r in own], f"its own {len(own)} results"
-        else:
-            base, what = list(RWC2023_POOL_SCORES), "the Rugby World Cup 2023 pool results (prior)"
-        both_ways = base + [(ap, at, hp, ht) for hp, ht, ap, at in base]
+        both_ways, what = _manual_model([tuple(r[:4]) for r in own if r[4] != Result.Source.SIMULATED])
         keys = {f"{a}/{b}" for a in ("aware", "random") for b in ("aware", "random")}
         return dict.fromkeys(keys, both_ways), what
     needed = {key for fixtures in problem.remaining.values() for _h, _a, key in fixtures}
@@ -363,6 +359,25 @@ def score_samples(tournament: Tournament, problem: OddsProblem) -> tuple[dict[st
             samples[key] = samples[key] + engine_own
     n = sum(len(v) for v in samples.values())
     return samples, f"{n} engine matches of {tournament.ruleset}"
+
+
+def _manual_model(own: list[tuple]) -> tuple[list[tuple], str]:
+    if len(own) >= MANUAL_MIN_RESULTS:
+        # Sorted: the same results give the same model whatever order the database returns them in.
+        base, what = sorted(own), f"its own {len(own)} results"
+    else:
+        base, what = list(RWC2023_POOL_SCORES), "the Rugby World Cup 2023 pool results (prior)"
+    # Neutral venues: every score is used both ways round.
+    return base + [(ap, at, hp, ht) for hp, ht, ap, at in base], what
+
+
+def manual_samples(tournament: Tournament) -> list[tuple]:
+    """The score model of a tournament played on real pitches (its real results, or the RWC 2023 prior)."""
+    own = list(Result.objects.filter(fixture__tournament=tournament, kind=Result.Kind.PLAYED,
+                                     fixture__stage=Fixture.Stage.POOL)
+               .exclude(source=Result.Source.SIMULATED)
+               .values_list("home_score", "home_tries", "away_score", "away_tries"))
+    return _manual_model(own)[0]
 
 
 def tournament_odds_compute(tournament: Tournament, *, runs: int | None = None, seed: int | None = None) -> dict:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine import derive_seed, get_ruleset, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
 from engine.players import choose_action, make_player
+from league.services import ruleset_options_validate
 from matches.models import EntryPass, Match, MatchAction, MatchSeat
 
 logger = logging.getLogger(__name__)
@@ -226,6 +227,7 @@ def _knockout_options(ruleset_cls, options: dict) -> dict:
     return options
 
 
+@transaction.atomic  # the match and its seats, or nothing
 def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list[dict], fixture=None,
             user=None) -> Match:
     try:
@@ -235,10 +237,8 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     options = dict(options or {})
     if fixture is not None and fixture.stage != "pool":
         options = _knockout_options(cls, options)
-    try:
-        resolved = cls.spec.resolve_options(options)
-    except ValueError as exc:
-        raise ValidationError(str(exc))
+    # Names, types, sizes and the rule set's own setup checks (e.g. at least 1 set a half), before any row.
+    resolved = ruleset_options_validate(ruleset, options)
     match = Match.objects.create(ruleset=ruleset, options=resolved, seed=_new_seed() if seed is None else seed,
                                  fixture=fixture, created_by=user if user and user.is_authenticated else None)
     if is_solo(cls.spec):

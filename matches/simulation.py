@@ -20,6 +20,14 @@ Reproducible: each fixture's match seed is derived from the run's seed and a *st
 (stage, pool, round, code and the two team codes -- never the database id), and each match is played from
 that seed alone. The same seed gives the same results whatever the number of workers and the order in
 which they pick the fixtures up.
+
+Engine rule sets: the match is played by computer players of each entry's level (``Entry.computer_level``;
+entries played by people are played by the computer at that level too) and stored like an online match
+(``Match`` with computer seats, seed and the ordered ``MatchAction`` log), so it can be replayed. A
+tournament played on real pitches (rule set "manual") has no engine: its fixtures get a score drawn, with
+the fixture's seed, from the rugby score model of ``matches.odds`` (the RWC 2023 pool results, or the
+tournament's own results once it has enough), and no match record. A knockout match still level at the
+end is decided by the tries scored, then a kicking competition (a coin drawn from the match seed).
 """
 
 from __future__ import annotations
@@ -113,10 +121,14 @@ def ready_fixture_ids(run: SimulationRun) -> list[int]:
 # ---- starting ------------------------------------------------------------------------------------------
 
 
+def is_manual(tournament: Tournament) -> bool:
+    """Played on real pitches or boards: no engine; a simulation draws scores from the rugby score model."""
+    return tournament.ruleset in ("", "manual")
+
+
 def _check_simulable(tournament: Tournament) -> None:
-    if tournament.ruleset in ("", "manual"):
-        raise ValidationError("This tournament's matches are played on a real pitch or board: choose one of the "
-                              "engine's rule sets to simulate them.")
+    if is_manual(tournament):
+        return
     try:
         get_ruleset(tournament.ruleset)
     except KeyError as exc:
@@ -309,8 +321,12 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
         return FixtureOutcome(fixture_id, "not_ready")
     _check_simulable(fixture.tournament)
     seed = fixture_seed(run_seed, fixture)
-    state, options, levels = play_fixture(fixture, seed)
-    mapped = result_from_outcome(fixture.tournament.ruleset, state.outcome())
+    if is_manual(fixture.tournament):
+        state = None
+        mapped = _manual_scores(fixture, seed)
+    else:
+        state, options, levels = play_fixture(fixture, seed)
+        mapped = result_from_outcome(fixture.tournament.ruleset, state.outcome())
     if fixture.stage == Fixture.Stage.KNOCKOUT and mapped["home_score"] == mapped["away_score"]:
         mapped = _knockout_decision(mapped, fixture, seed)
     teams = (fixture.home_id, fixture.away_id)
@@ -327,7 +343,7 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
                 return FixtureOutcome(fixture_id, "live")
             # An abandoned match (or one whose result was deleted) stays in the archive, unlinked.
             Match.objects.filter(pk=existing.pk).update(fixture=None)
-        match = _match_record(fixture, state, options, levels, seed)
+        match = _match_record(fixture, state, options, levels, seed) if state is not None else None
         winner = None
         if mapped["winner_seat"] is not None:
             winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
@@ -338,12 +354,28 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
                 result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
                               home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], winner=winner,
                               decided_by=mapped["decided_by"], stats=mapped["stats"],
-                              source=Result.Source.SIMULATED, reason=f"simulated match {match.pk}")
+                              source=Result.Source.SIMULATED,
+                              reason=f"simulated match {match.pk}" if match else f"simulated score (seed {seed})")
         except IntegrityError:
             # Another delivery of this fixture won the race (unique result per fixture): nothing twice.
             transaction.set_rollback(True)
             return FixtureOutcome(fixture_id, "skipped")
-    return FixtureOutcome(fixture_id, "played", match.pk)
+    return FixtureOutcome(fixture_id, "played", match.pk if match else None)
+
+
+def _manual_scores(fixture: Fixture, seed: int) -> dict:
+    """A score for a fixture of a tournament played on real pitches: one drawn (with the fixture's seed)
+    from the odds' rugby score model -- the Rugby World Cup 2023 pool results, or the tournament's own
+    results once it has enough (see ``matches.odds``). No match record: no engine played it."""
+    import random
+
+    from matches.odds import manual_samples
+
+    samples = manual_samples(fixture.tournament)
+    hp, ht, ap, at = random.Random(seed).choice(samples)
+    winner = None if hp == ap else (0 if hp > ap else 1)
+    return {"home_score": hp, "away_score": ap, "home_tries": ht, "away_tries": at, "winner_seat": winner,
+            "decided_by": "", "stats": {"ruleset": "manual", "simulated": "rugby score model"}}
 
 
 def _has_result(fixture: Fixture) -> bool:

@@ -316,6 +316,8 @@ def manage(request, pk):
             elif request.POST.get("do") == "abandon":
                 services.match_abandon(match=match, user=request.user)
                 messages.success(request, "The match was abandoned; the fixture is scheduled again.")
+            else:
+                messages.error(request, "Choose what to do: give a seat to the computer, or abandon the match.")
         except (services.MatchError, ValueError) as exc:
             messages.error(request, str(exc))
         return redirect("matches:manage", pk=match.pk)

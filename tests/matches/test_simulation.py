@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from engine import replay
-from league.models import Fixture, Result
+from league.models import Fixture, Result, Tournament
 from league.selectors import tournament_standings
 from matches import simulation
 from matches.models import Match, MatchAction, SimulationRun
@@ -140,16 +140,28 @@ def test_bad_requests_are_refused_with_a_message(kwargs, message):
         simulation.simulation_create(tournament=tournament, **kwargs)
 
 
-def test_manual_tournament_cannot_be_simulated_and_a_second_run_is_refused():
+def test_a_second_run_is_refused_while_one_is_going():
     tournament = rwc_tournament()
     simulation.simulation_create(tournament=tournament, stage="pools")
     with pytest.raises(ValidationError, match="already running"):
         simulation.simulation_create(tournament=tournament, stage="pools")
-    tournament.ruleset = "manual"
-    tournament.save()
-    SimulationRun.objects.all().delete()
-    with pytest.raises(ValidationError, match="real pitch"):
-        simulation.simulation_create(tournament=tournament)
+
+
+def test_a_tournament_played_on_real_pitches_is_simulated_from_the_rugby_score_model():
+    from matches.odds import RWC2023_POOL_SCORES
+
+    a, b = rwc_tournament("manual-a"), rwc_tournament("manual-b")
+    Tournament.objects.filter(pk__in=[a.pk, b.pk]).update(ruleset="manual")
+    for t in (a, b):
+        t.refresh_from_db()
+        run = simulation.run_inline(simulation.simulation_create(tournament=t, stage="all", seed=5))
+        assert (run.status, run.done) == ("finished", 48)
+    assert champion(a) is not None
+    assert results_by_key(a) == results_by_key(b)
+    assert not Match.objects.exists()  # no engine, no match record
+    scores = set(RWC2023_POOL_SCORES) | {(ap, at, hp, ht) for hp, ht, ap, at in RWC2023_POOL_SCORES}
+    for r in Result.objects.filter(fixture__tournament=a, fixture__stage="pool"):
+        assert (r.home_score, r.home_tries, r.away_score, r.away_tries) in scores
 
 
 def test_queue_hands_each_ready_fixture_out_once_unless_resumed():

@@ -128,3 +128,21 @@ def test_site_hooks_find_the_simulation(tournament, organiser, client, queued, d
     client.force_login(organiser)
     page = client.get(reverse("league:manage_simulate", args=[tournament.slug]))
     assert page.status_code == 200 and b"0 / 40" in page.content
+
+
+def test_a_simulated_match_replays_on_the_online_play_pages_and_api(tournament, client):
+    """Simulated matches are stored like online ones (seed + action log): the replay works on them."""
+    from league.models import Fixture
+    from matches.models import Match
+
+    fixture = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk").first()
+    outcome = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=6)
+    match = Match.objects.get(pk=outcome.match_id)
+    page = client.get(reverse("matches:replay", args=[match.pk]) + "?step=10")
+    assert page.status_code == 200
+    api = APIClient().get(f"/api/matches/{match.pk}/replay/{match.ply}/")
+    assert api.status_code == 200
+    body = api.json()
+    assert body["status"] == "finished" and body["steps"] == match.ply
+    fixture.refresh_from_db()
+    assert body["outcome"]["home"]["points"] == fixture.result.home_score

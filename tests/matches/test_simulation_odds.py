@@ -2,6 +2,9 @@
 
 import pytest
 from django.template.loader import render_to_string
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from league.models import Fixture, Tournament
 from league.standings import PointsSystem, StandingEntry
@@ -116,3 +119,30 @@ def test_a_result_queues_the_odds_after_commit_once_per_version(settings, monkey
 def test_percent_labels():
     assert [odds._percent(p) for p in (0, 0.001, 0.5, 0.999, 1)] == ["–", "<1%", "50%", ">99%", "100%"]
 
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_property_every_place_and_every_team_add_up(data):
+    """Whatever is played and left, each team's places add up to the runs, and each place is taken once a run."""
+    n = data.draw(st.integers(min_value=2, max_value=6), label="teams")
+    pairs = [(a, b) for a in range(1, n + 1) for b in range(a + 1, n + 1)]
+    played_mask = data.draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)), label="played")
+    score = st.tuples(st.integers(0, 60), st.integers(0, 8), st.integers(0, 60), st.integers(0, 8))
+    played = []
+    for (a, b), was_played in zip(pairs, played_mask, strict=True):
+        if was_played:
+            hp, ht, ap, at = data.draw(score)
+            played.append((a, b, hp, ap, ht, at, "played"))
+    remaining = [(a, b, "aware/aware") for (a, b), was in zip(pairs, played_mask, strict=True) if not was]
+    model = {"aware/aware": data.draw(st.lists(score, min_size=1, max_size=5), label="model")}
+    runs = 50
+    counts = odds.simulate_odds(_problem(played, remaining, teams=[f"T{i:02d}" for i in range(n)]), model,
+                                runs=runs, seed=data.draw(st.integers(0, 10**6)))
+    expected = 1 if not remaining else runs
+    assert counts.runs == expected
+    for entry_counts in counts.positions.values():
+        assert sum(entry_counts) == expected
+    for position in range(n):
+        assert sum(c[position] for c in counts.positions.values()) == expected
+    assert sum(counts.titles.values()) == expected
