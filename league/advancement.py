@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 
+from league.brackets import resolve_slot_source
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 
 _RESETS_ALLOWED = contextvars.ContextVar("league_advancement_resets_allowed", default=False)
@@ -196,22 +197,8 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
     reset = _RESETS_ALLOWED.get()
 
     def resolve(source: str, current: int | None) -> int | None:
-        if not source:
-            return current  # a slot without a source was filled by hand
-        kind, _, rest = source.partition(":")
-        if kind == "pool":
-            name, _, position = rest.rpartition(":")
-            order = placings.get(name)
-            index = int(position) - 1 if position.isdigit() else -1
-            return order[index] if order is not None and 0 <= index < len(order) else None
-        if kind in ("winner", "loser"):
-            outcome = outcomes.get(rest)
-            return None if outcome is None else outcome[0 if kind == "winner" else 1]
-        if kind == "seed":
-            return by_seed.get(int(rest)) if rest.isdigit() else None
-        if kind == "entry":
-            return int(rest) if rest.isdigit() and int(rest) in entries else None
-        return None
+        return resolve_slot_source(source, current, placings=placings, outcomes=outcomes, seeds=by_seed,
+                                   entries=entries)
 
     for fixture in _topological(knockouts):
         want = (resolve(fixture.home_source, fixture.home_id), resolve(fixture.away_source, fixture.away_id))

@@ -374,3 +374,31 @@ def source_label(source: str) -> str:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def resolve_slot_source(source: str, current: int | None, *, placings: dict[str, list[int]],
+                        outcomes: dict[str, tuple[int, int] | None], seeds: dict[int, int],
+                        entries: set[int] | dict | None = None) -> int | None:
+    """The entry a knockout slot's source names now, or None while it is undecided.
+
+    ``source`` is "pool:A:1" (``placings``: pool name -> entry ids in finishing order), "winner:QF1" or
+    "loser:QF1" (``outcomes``: code -> (winner, loser) or None), "seed:3" (``seeds``: seed -> entry) or
+    "entry:12" (checked against ``entries`` when given). A slot without a source was filled by hand and
+    keeps ``current``. Used by knockout advancement and by the qualification-odds simulation alike.
+    """
+    if not source:
+        return current
+    kind, _, rest = source.partition(":")
+    if kind == "pool":
+        name, _, position = rest.rpartition(":")
+        order = placings.get(name)
+        index = int(position) - 1 if position.isdigit() else -1
+        return order[index] if order is not None and 0 <= index < len(order) else None
+    if kind in ("winner", "loser"):
+        outcome = outcomes.get(rest)
+        return None if outcome is None else outcome[0 if kind == "winner" else 1]
+    if kind == "seed":
+        return seeds.get(int(rest)) if rest.isdigit() else None
+    if kind == "entry" and rest.isdigit():
+        return int(rest) if entries is None or int(rest) in entries else None
+    return None

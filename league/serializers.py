@@ -342,6 +342,12 @@ class FixtureSerializer(serializers.ModelSerializer):
         # so a knockout fixture's answer lost its "pool" key.
         return fixture.pool.name if fixture.pool_id else None
 
+    def validate_kickoff(self, value):
+        # A year like 0016 is a typo, and near the ends of the calendar a time zone shift overflows the date.
+        if value is not None and not 1900 <= value.year <= 2999:
+            raise serializers.ValidationError(_("Give a kick-off between the years 1900 and 2999."))
+        return value
+
     def get_home_label(self, fixture) -> str:
         return fixture.home.team.code if fixture.home_id else source_label(fixture.home_source)
 

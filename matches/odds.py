@@ -36,6 +36,7 @@ from django.db import transaction
 
 from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
+from league.brackets import resolve_slot_source
 from league.models import Entry, Fixture, Result, Tournament
 from league.standings import PointsSystem, StandingEntry, compute_standings
 from matches.models import QualificationOdds, ScoreModel
@@ -288,8 +289,10 @@ def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs
                 positions[entry_id][position] += 1
         outcomes: dict[str, tuple[int, int] | None] = {}
         for slot in knockout:
-            home = _resolve(slot.home_source, slot.home_id, placings, outcomes, problem.seeds)
-            away = _resolve(slot.away_source, slot.away_id, placings, outcomes, problem.seeds)
+            home = resolve_slot_source(slot.home_source, slot.home_id, placings=placings, outcomes=outcomes,
+                                       seeds=problem.seeds)
+            away = resolve_slot_source(slot.away_source, slot.away_id, placings=placings, outcomes=outcomes,
+                                       seeds=problem.seeds)
             if slot.code in counted:
                 for team in (home, away):
                     if team is not None:
@@ -312,26 +315,6 @@ def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs
                     titles[order[0]] += 1
     return OddsCounts(runs=runs, positions=positions, rounds=dict(rounds), titles=dict(titles),
                       round_names=round_names)
-
-
-def _resolve(source: str, current: int | None, placings: dict[str, list[int]],
-             outcomes: dict[str, tuple[int, int] | None], seeds: dict[int, int]) -> int | None:
-    if not source:
-        return current
-    kind, _, rest = source.partition(":")
-    if kind == "pool":
-        name, _, position = rest.rpartition(":")
-        order = placings.get(name)
-        index = int(position) - 1 if position.isdigit() else -1
-        return order[index] if order is not None and 0 <= index < len(order) else None
-    if kind in ("winner", "loser"):
-        outcome = outcomes.get(rest)
-        return None if outcome is None else outcome[0 if kind == "winner" else 1]
-    if kind == "seed":
-        return seeds.get(int(rest)) if rest.isdigit() else None
-    if kind == "entry":
-        return int(rest) if rest.isdigit() else None
-    return current
 
 
 # ---- the score model of a tournament -------------------------------------------------------------------

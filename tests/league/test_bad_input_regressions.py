@@ -165,3 +165,15 @@ def test_a_tournament_with_options_the_engine_refuses_does_not_validate(organise
                                    ruleset_options={"sets_per_half": 0}, user=organiser)
     assert not Tournament.objects.filter(slug="cards").exists()
     Tournament(name="Manual", slug="manual", ruleset="manual", ruleset_options={"anything": 1}).full_clean()
+
+
+@pytest.mark.parametrize("kickoff", ["0016-12-01T23:00:50-18:59", "0001-01-01T00:30:00Z", "9999-12-31T23:59:00Z"])
+def test_a_kickoff_in_another_millennium_is_a_400(league_cup, organiser, kickoff):
+    # The fuzzer's "0016-12-01T23:00:50-18:59" was stored; near year 1 or 9999 a time zone shift overflows.
+    league_cup.organisers.add(organiser)
+    fixture = league_cup.fixtures.order_by("pk").first()
+    before = fixture.kickoff
+    response = api_as(organiser).patch(f"/api/fixtures/{fixture.pk}/", {"kickoff": kickoff}, format="json")
+    assert response.status_code == 400 and "kickoff" in response.json()
+    fixture.refresh_from_db()
+    assert fixture.kickoff == before

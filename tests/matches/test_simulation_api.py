@@ -127,7 +127,8 @@ def test_site_hooks_find_the_simulation(tournament, organiser, client, queued, d
     assert queued == [run.pk]
     client.force_login(organiser)
     page = client.get(reverse("league:manage_simulate", args=[tournament.slug]))
-    assert page.status_code == 200 and b"0 / 40" in page.content
+    html = page.content.decode()
+    assert page.status_code == 200 and "0 of 40 matches" in html and 'hx-trigger="every 1s"' in html
 
 
 def test_a_simulated_match_replays_on_the_online_play_pages_and_api(tournament, client):
