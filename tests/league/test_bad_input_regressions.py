@@ -177,3 +177,12 @@ def test_a_kickoff_in_another_millennium_is_a_400(league_cup, organiser, kickoff
     assert response.status_code == 400 and "kickoff" in response.json()
     fixture.refresh_from_db()
     assert fixture.kickoff == before
+
+
+@pytest.mark.parametrize("query", ["limit=575932363486966228975616&offset=-104798", "offset=" + "9" * 30,
+                                   "limit=-1&offset=abc"])
+def test_list_pages_with_huge_limits_or_offsets_are_not_a_500(league_cup, query):
+    # LIMIT/OFFSET beyond the database's integers were a 500 ("datatype mismatch", "bigint out of range").
+    response = APIClient().get(f"/api/tournaments/?{query}")
+    assert response.status_code == 200
+    assert len(response.json()["results"]) <= 1000

@@ -8,14 +8,18 @@ checks that every URL pattern of the league and matches apps is visited here, so
 
 from __future__ import annotations
 
+import os
 from datetime import date
 
 import pytest
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.test import Client
 from django.urls import get_resolver, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from league import formats, presets
 from league.models import Fixture, Result, Tournament
@@ -564,3 +568,70 @@ def _resolves(url: str) -> bool:
     except Resolver404:
         return False
     return True
+
+
+# ---- property-based: random values in every field of every organiser form -------------------------------------
+
+_FIELD_VALUE = st.one_of(
+    st.text(max_size=30),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.sampled_from(["", " ", "0", "-1", "1e9", "NaN", "on", "true", "2027-02-30", "25:99", "\u00b2", "FRA", "home",
+                     "played", "walkover", "seeded", "random", "computer", "abandon", "aware", "me", "open",
+                     "rugby-league-cards", "organiser", "stranger", "x" * 300]),
+)
+
+
+def _form_targets(world) -> list[tuple[str, list[str]]]:
+    """(URL, field names) of every organiser form and the match forms."""
+    entry = world["entry"]
+    return [
+        (reverse("league:manage_result", args=["cup", world["played"].pk]),
+         ["home_score", "away_score", "home_tries", "away_tries", "kind", "reason"]),
+        (reverse("league:manage_result", args=["ko", world["semi"].pk]),
+         ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by",
+          "reset_later_rounds"]),
+        (reverse("league:manage_settings", args=["cup"]),
+         ["name", "visibility", "status", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
+          "losing_bonus_margin", "walkover_score", "walkover_tries"]),
+        (reverse("league:tournament_new"),
+         ["name", "slug", "preset", "ruleset", "format", "points_system", "double_round_robin", "visibility"]),
+        (reverse("league:manage_organisers", args=["cup"]), ["username"]),
+        (reverse("league:manage_teams", args=["cup"]),
+         ["action", "team-name", "team-code", "team-primary_colour", "paste-teams"]),
+        (reverse("league:manage_draw", args=["cup"]), ["method", "pool_count", "seed"]),
+        (reverse("league:manage_fixtures", args=["cup"]),
+         ["start_date", "first_kickoff", "slot_minutes", "days_between_rounds", "venues", "double"]),
+        (reverse("league:manage_players", args=["cup"]),
+         [f"e{entry.pk}-username", f"e{entry.pk}-player_name", f"e{entry.pk}-computer_level"]),
+        (reverse("league:manage_withdraw", args=["cup", entry.pk]), ["keep_played"]),
+        (reverse("matches:new"), ["ruleset", "home", "away", "options"]),
+        (reverse("matches:act", args=[world["match"].pk]), ["ply", "action", "seat"]),
+        (reverse("matches:manage", args=[world["match"].pk]), ["do", "seat", "level"]),
+        (reverse("matches:join"), ["code"]),
+    ]
+
+
+def test_random_values_in_every_form_never_give_a_500(world, organiser):
+    """Whatever the values, each form answers with a page, a form error or a redirect; a re-shown form saved
+    nothing. Each example is rolled back, so each starts from the same world."""
+    world["semi"] = Fixture.objects.filter(tournament=world["knockout"], home__isnull=False,
+                                           away__isnull=False).first()
+    targets = _form_targets(world)
+    client = client_for(organiser)
+    baseline = database_digest(exclude=(EntryPass,))
+
+    @settings(max_examples=int(os.environ.get("FORM_FUZZ_EXAMPLES", "150")), derandomize=True, deadline=None,
+              database=None, suppress_health_check=list(HealthCheck))
+    @given(target=st.sampled_from(targets), data=st.data())
+    def post_random(target, data):
+        url, names = target
+        values = data.draw(st.dictionaries(st.sampled_from(names), _FIELD_VALUE, max_size=len(names)))
+        cache.clear()
+        with transaction.atomic():
+            response = client.post(url, {"csrfmiddlewaretoken": "test", **values})
+            assert response.status_code < 500, (url, values)
+            if response.status_code != 302:
+                assert database_digest(exclude=(EntryPass,)) == baseline, (url, values, response.status_code)
+            transaction.set_rollback(True)
+
+    post_random()
