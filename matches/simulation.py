@@ -276,8 +276,12 @@ def play_fixture(fixture: Fixture, seed: int):
     options = dict(tournament.ruleset_options or {})
     if fixture.stage == Fixture.Stage.KNOCKOUT:
         options = _knockout_options(cls, options)
-    options = cls.spec.resolve_options(options)
-    state = new_game(tournament.ruleset, seed=seed, options=options)
+    try:
+        options = cls.spec.resolve_options(options)
+        state = new_game(tournament.ruleset, seed=seed, options=options)
+    except ValueError as exc:
+        # Options written around the validating services: a clear failure on the progress bar, not a crash.
+        raise ValidationError(f"The tournament's rule set options are refused by the engine: {exc}")
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
     seats = [0] if _is_solo(cls.spec) else [0, 1]
     players = {s: make_player(tournament.ruleset, levels[s]) for s in seats}

@@ -172,3 +172,19 @@ def test_queue_hands_each_ready_fixture_out_once_unless_resumed():
     assert len(first) == 40 and sent == first
     assert simulation.run_queue_ready(run.pk, send=sent.extend) == []
     assert len(simulation.run_queue_ready(run.pk, again=True)) == 40
+
+
+@pytest.mark.django_db
+def test_options_stored_around_the_services_fail_with_a_clear_error_not_a_crash():
+    from django.core.exceptions import ValidationError
+
+    from league.models import Fixture, Tournament
+    from matches.simulation import play_fixture
+    from tests.matches.sim_helpers import rwc_tournament
+
+    tournament = rwc_tournament("bad-options")
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset_options={"sets_per_half": 0})
+    fixture = Fixture.objects.select_related("tournament", "home", "away").filter(
+        tournament=tournament, stage="pool").first()
+    with pytest.raises(ValidationError, match="refused by the engine"):
+        play_fixture(fixture, seed=1)
