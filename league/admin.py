@@ -535,8 +535,21 @@ class FixtureAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmi
                 messages.info(request, _("The result was saved and the standings updated."))
 
 
+class ReadOnlyAdminMixin:
+    """Nobody adds, changes or deletes rows here (placed before OrganiserScopedMixin to win over its checks)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Result)
-class ResultAdmin(OrganiserScopedMixin, admin.ModelAdmin):
+class ResultAdmin(ReadOnlyAdminMixin, OrganiserScopedMixin, admin.ModelAdmin):
     """Results, read-only here: enter or correct them on the fixture's page (kept in the audit trail)."""
 
     tournament_path = "fixture__tournament"
@@ -546,18 +559,9 @@ class ResultAdmin(OrganiserScopedMixin, admin.ModelAdmin):
     search_fields = ["fixture__home__team__code", "fixture__away__team__code", "fixture__tournament__slug"]
     list_select_related = ["fixture__home__team", "fixture__away__team", "fixture__tournament", "entered_by"]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ResultChange)
-class ResultChangeAdmin(OrganiserScopedMixin, admin.ModelAdmin):
+class ResultChangeAdmin(ReadOnlyAdminMixin, OrganiserScopedMixin, admin.ModelAdmin):
     """The audit trail of results: append-only, so nobody adds, changes or deletes rows here."""
 
     tournament_path = "fixture__tournament"
@@ -567,12 +571,3 @@ class ResultChangeAdmin(OrganiserScopedMixin, admin.ModelAdmin):
     list_select_related = ["fixture__home__team", "fixture__away__team", "changed_by"]
     readonly_fields = ["fixture", "action", "old", "new", "reason", "changed_by", "changed_at"]
     date_hierarchy = "changed_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -12,6 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from league import presets
 from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -27,16 +28,7 @@ class SignupForm(UserCreationForm):
 
 def preset_choices():
     """The presets offered on the "new tournament" page (from ``league.presets``), plus "step by step"."""
-    choices = [("", _("None: choose step by step"))]
-    try:
-        from league import presets
-    except ImportError:  # the presets module is not there yet
-        return choices
-    registry = getattr(presets, "PRESETS", None) or {}
-    for key, preset in registry.items():
-        label = getattr(preset, "label", None) or getattr(preset, "name", None) or key
-        choices.append((key, label))
-    return choices
+    return [("", _("None: choose step by step"))] + [(key, preset.label) for key, preset in presets.PRESETS.items()]
 
 
 class TournamentCreateForm(forms.Form):
@@ -142,6 +134,16 @@ class PasteTeamsForm(forms.Form):
         return teams
 
 
+def _upload_text(upload) -> str:
+    """An uploaded CSV file's text: at most MAX_UPLOAD_BYTES, UTF-8 (a spreadsheet's byte-order mark dropped)."""
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise forms.ValidationError(_("The file is too large (1 MB at most)."))
+    try:
+        return upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
+
+
 class TeamsCsvForm(forms.Form):
     """Own teams from a CSV file with a header row: name, code, primary_colour, secondary_colour, seed (all but name
     optional). Entries are seeded in the order of the seed column."""
@@ -149,13 +151,7 @@ class TeamsCsvForm(forms.Form):
     file = forms.FileField(label=_("CSV file"))
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is too large (1 MB at most)."))
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
+        text = _upload_text(self.cleaned_data["file"])
         if "\x00" in text:  # a binary or UTF-16 file; PostgreSQL would refuse the names anyway
             raise forms.ValidationError(_("The file is not CSV text (it contains NUL characters)."))
         # strict: an unterminated quote is an error, not the rest of the file read as one team's name.
@@ -264,13 +260,7 @@ class ResultsImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"))
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is too large (1 MB at most)."))
-        try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”."))
+        return _upload_text(self.cleaned_data["file"])
 
 
 class EntryPlayerForm(forms.ModelForm):

@@ -361,7 +361,7 @@ def result_record(
 
     Validates the numbers (whole, non-negative, consistent with the rule set's
     scoring; walkovers take the tournament's walkover score), asks
-    ``league.advancement.validate_result_change`` if it exists, saves, writes a
+    ``league.advancement.validate_result_change`` (a knockout draw needs a winner), saves, writes a
     ``ResultChange`` (who, when, old and new), marks the fixture played, bumps
     the tournament's version (cached pages) and calls
     ``league.advancement.after_result_change``. Recording exactly the result
@@ -381,9 +381,7 @@ def result_record(
     values = result_values_validate(tournament=tournament, fixture=fixture, home_score=home_score,
                                     away_score=away_score, home_tries=home_tries, away_tries=away_tries,
                                     kind=kind, winner=winner, decided_by=decided_by)
-    validate = getattr(advancement, "validate_result_change", None)
-    if validate is not None:
-        validate(fixture=fixture, values=dict(values))
+    advancement.validate_result_change(fixture=fixture, values=dict(values))
     result = Result.objects.select_for_update().filter(fixture=fixture).first()
     old = _result_values(result)
     if result is None:
@@ -420,9 +418,7 @@ def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
     result = Result.objects.select_for_update().filter(fixture=fixture).first()
     if result is None:
         raise ValidationError("This fixture has no result to delete.")
-    validate = getattr(advancement, "validate_result_change", None)
-    if validate is not None:
-        validate(fixture=fixture, values=None)
+    advancement.validate_result_change(fixture=fixture, values=None)
     old = _result_values(result)
     result.delete()
     changed_by = user if getattr(user, "is_authenticated", False) else None

@@ -9,8 +9,6 @@ through ``league.cache`` so a crowd refreshing them costs one small query each.
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import importlib
 import re
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,39 +23,22 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import exports, forms
+from league import exports, format_selectors, formats, forms, selectors
 from league.cache import LIVE_TIMEOUT, cached_fragment, tournament_by_slug, tournament_changed
 from league.models import Entry, Fixture, Team, Tournament, team_code
 from league.permissions import can_edit_tournament, can_view_tournament, listed_tournaments
 from league.templatetags.league_tags import side_name
+from matches import selectors as match_selectors
+from matches import services as match_services
 
 # --- helpers ---------------------------------------------------------------------------------------------------------
-
-
-@functools.cache
-def _optional(module: str, name: str):
-    """A function another part of the project provides, or None while it has not landed (or is absent).
-
-    Remembered per process: a failed import would otherwise search the disk on every request."""
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-
-
-def _url_or_none(name: str, *args) -> str | None:
-    """The URL of another app's page, or None while that app does not provide it."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
 
 
 def _error_messages(exc: Exception) -> list[str]:
@@ -104,11 +85,8 @@ def _fixtures(tournament: Tournament):
 
 def _standings(tournament: Tournament) -> list[tuple[object, list[dict]]]:
     """Every pool's table as (pool, rows of dicts with the standings keys plus ``name``)."""
-    selector = _optional("league.selectors", "tournament_standings")
-    if selector is None:
-        return []
     tables = []
-    for pool, rows in selector(tournament):
+    for pool, rows in selectors.tournament_standings(tournament):
         dict_rows = []
         for row in rows:
             data = row.as_dict() if hasattr(row, "as_dict") else dict(row)
@@ -121,31 +99,23 @@ def _standings(tournament: Tournament) -> list[tuple[object, list[dict]]]:
 
 def _bracket(tournament: Tournament):
     """The knockout brackets (see ``league.format_selectors.bracket_for_tournament``), or None without any."""
-    builder = _optional("league.format_selectors", "bracket_for_tournament")
-    if builder is None:
-        return None
-    data = builder(tournament)
+    data = format_selectors.bracket_for_tournament(tournament)
     return data if any(b["rounds"] for b in data.get("brackets", [])) else None
 
 
 def _bracket_html(tournament: Tournament, bracket) -> str:
-    """The bracket drawn by the formats code's partial when it exists, else by ours."""
+    """The knockout bracket drawn as HTML ("" without one)."""
     if bracket is None:
         return ""
-    from django.template.loader import select_template
-
-    template = select_template(["league/_bracket.html", "league/_bracket_view.html"])
-    return template.render({"bracket": bracket, "tournament": tournament})
+    return render_to_string("league/_bracket_view.html", {"bracket": bracket, "tournament": tournament})
 
 
 def _format_table(tournament: Tournament) -> tuple[str, list[dict]]:
     """The Swiss table or the solo leaderboard, for those formats (else ("", []))."""
     if tournament.format == Tournament.Format.SWISS:
-        getter = _optional("league.format_selectors", "swiss_table")
-        return ("swiss", getter(tournament)) if getter else ("", [])
+        return "swiss", format_selectors.swiss_table(tournament)
     if tournament.format == Tournament.Format.SOLO:
-        getter = _optional("league.format_selectors", "solo_leaderboard")
-        return ("solo", getter(tournament)) if getter else ("", [])
+        return "solo", format_selectors.solo_leaderboard(tournament)
     return "", []
 
 
@@ -178,27 +148,22 @@ def _live_matches(tournament: Tournament) -> list:
     a match goes live without any result, so its key cannot be the tournament's version."""
     if tournament.ruleset == "manual":
         return []  # results entered by hand: nothing is played on the site
-    selector = _optional("matches.selectors", "live_matches")
-    if selector is None:
-        return []
     key = f"league:live:{tournament.pk}"
     live = cache.get(key)
     if live is None:
-        live = list(selector(tournament)[:20])
+        live = list(match_selectors.live_matches(tournament)[:20])
         cache.set(key, live, LIVE_TIMEOUT)
     return live
 
 
 def _odds(tournament: Tournament):
-    """Qualification odds when the simulation code provides them (None until then)."""
-    getter = _optional("matches.selectors", "tournament_odds") or _optional("league.selectors", "tournament_odds")
-    return getter(tournament) if getter else None
+    """The stored qualification odds, or None before any simulation computed them."""
+    return match_selectors.tournament_odds(tournament)
 
 
 def _simulation_progress(tournament: Tournament):
-    """The running simulation's progress when the simulation code provides it (None until then)."""
-    getter = _optional("matches.selectors", "simulation_progress")
-    return getter(tournament) if getter else None
+    """The latest simulation run's progress, or None before any run."""
+    return match_selectors.simulation_progress(tournament)
 
 
 # --- public pages ----------------------------------------------------------------------------------------------------
@@ -318,9 +283,7 @@ def _fixture_match(fixture: Fixture):
 def fixture_detail(request, slug, pk):
     """A match page: the teams, when and where, the result, and the replay for an engine match."""
     tournament = _public_tournament(request, slug)
-    related = ["pool", "home__team", "away__team", "result", "result__winner__team"]
-    if _optional("matches.selectors", "live_matches") is not None:
-        related.append("match")
+    related = ["pool", "home__team", "away__team", "result", "result__winner__team", "match"]
     fixture = get_object_or_404(Fixture.objects.select_related(*related), tournament=tournament, pk=pk)
     can_edit = can_edit_tournament(request.user, tournament)
     changes = list(fixture.result_changes.select_related("changed_by")) if can_edit else []
@@ -389,8 +352,7 @@ def export_csv(request, slug, what):
     elif what == "results":
         text = exports.results_csv(exports.tournament_fixtures(tournament))
     elif what == "standings":
-        selector = _optional("league.selectors", "tournament_standings")
-        text = exports.standings_csv(selector(tournament) if selector else [])
+        text = exports.standings_csv(selectors.tournament_standings(tournament))
     else:
         raise Http404(_("No such export."))
     return _download(text, "text/csv; charset=utf-8", f"{slug}-{what}.csv")
@@ -655,13 +617,10 @@ def manage_draw(request, slug):
     form = forms.DrawForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        draw = _optional("league.formats", "draw_pools")
         try:
-            if draw is None:
-                raise ValidationError(_("Drawing pools is not available yet."))
             # Fixtures are the next step (with dates and venues), so the draw only fills the pools.
-            draw(tournament=tournament, method=data["method"], pools=data["pool_count"], seed=data["seed"],
-                 generate_fixtures=False, user=request.user)
+            formats.draw_pools(tournament=tournament, method=data["method"], pools=data["pool_count"],
+                               seed=data["seed"], generate_fixtures=False, user=request.user)
         except (ValidationError, ValueError, IntegrityError) as exc:
             _form_error(form, exc)
         else:
@@ -741,7 +700,7 @@ def manage_players(request, slug):
         messages.error(request, _("Some rows have errors: see below."))
     rows = [(f, f.instance) for f in formset]
     return render(request, "league/manage_players.html", {"tournament": tournament, "rows": rows,
-                                                          "passes_url": _url_or_none("matches:passes", slug)})
+                                                          "passes_url": reverse("matches:passes", args=[slug])})
 
 
 @login_required
@@ -822,26 +781,23 @@ def manage_results_import(request, slug):
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_simulate(request, slug):
-    """Start a simulation of the remaining fixtures and watch its progress (when simulation is available)."""
+    """Start a simulation of the remaining fixtures and watch its progress."""
     tournament = _organised_tournament(request, slug)
-    start = _optional("matches.services", "simulation_start")
     if request.method == "POST":
-        if start is None:
-            messages.error(request, _("Simulation is not available on this site yet."))
+        stage = request.POST.get("stage", "all")
+        if stage not in {"pools", "knockout", "all"}:
+            stage = "all"
+        seed = request.POST.get("seed", "").strip()
+        try:
+            match_services.simulation_start(tournament=tournament, stage=stage, user=request.user,
+                                            seed=int(seed) if seed.isdigit() else None)
+        except (ValidationError, ValueError) as exc:
+            messages.error(request, " ".join(_error_messages(exc)))
         else:
-            stage = request.POST.get("stage", "all")
-            if stage not in {"pools", "knockout", "all"}:
-                stage = "all"
-            seed = request.POST.get("seed", "").strip()
-            try:
-                start(tournament=tournament, stage=stage, user=request.user, seed=int(seed) if seed.isdigit() else None)
-            except (ValidationError, ValueError) as exc:
-                messages.error(request, " ".join(_error_messages(exc)))
-            else:
-                messages.success(request, _("Simulation started."))
+            messages.success(request, _("Simulation started."))
         return redirect("league:manage_simulate", slug=slug)
     return render(request, "league/manage_simulate.html", {
-        "tournament": tournament, "available": start is not None, "progress": _simulation_progress(tournament)})
+        "tournament": tournament, "progress": _simulation_progress(tournament)})
 
 
 @login_required
@@ -852,11 +808,8 @@ def manage_withdraw(request, slug, entry_pk):
     entry = get_object_or_404(Entry.objects.select_related("team"), tournament=tournament, pk=entry_pk)
     form = forms.WithdrawForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        withdraw = _optional("league.formats", "entry_withdraw")
         try:
-            if withdraw is None:
-                raise ValidationError(_("Withdrawing a team is not available yet."))
-            withdraw(entry=entry, keep_played_results=form.cleaned_data["keep_played"], user=request.user)
+            formats.entry_withdraw(entry=entry, keep_played_results=form.cleaned_data["keep_played"], user=request.user)
         except (ValidationError, ValueError, IntegrityError) as exc:
             _form_error(form, exc)
         else:

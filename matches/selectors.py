@@ -160,11 +160,6 @@ def live_matches(tournament) -> QuerySet:
         "-updated_at")
 
 
-def finished_matches(tournament) -> QuerySet:
-    return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.FINISHED).order_by(
-        "-finished_at")
-
-
 # ---- simulation and odds (issue 8; the code lives in matches/simulation.py and matches/odds.py) -------------
 
 

@@ -103,8 +103,8 @@ def _computer_players(match: Match, seats: dict[int, MatchSeat]) -> dict:
 def _play_computer_seats(match: Match, state: GameState, seats: dict[int, MatchSeat]) -> int:
     """Let computer seats move while one of them is to act; append their actions. Returns the count."""
     players = _computer_players(match, seats)
-    moves = 0
-    while players and moves < MAX_COMPUTER_MOVES:
+    played: list[MatchAction] = []
+    while players and len(played) < MAX_COMPUTER_MOVES:
         acting = [s for s in state.to_act() if s in players]
         if not acting:
             break
@@ -112,10 +112,11 @@ def _play_computer_seats(match: Match, state: GameState, seats: dict[int, MatchS
         ply = match.ply + 1
         action = choose_action(state, seat, players[seat], computer_rng(match, seat, ply))
         state.apply(seat, action)
-        MatchAction.objects.create(match=match, ply=ply, seat=seat, action=action, by_computer=True)
+        played.append(MatchAction(match=match, ply=ply, seat=seat, action=action, by_computer=True))
         match.ply = ply
-        moves += 1
-    return moves
+    # One INSERT for the whole reply chain (a computer-v-computer match can be hundreds of moves).
+    MatchAction.objects.bulk_create(played)
+    return len(played)
 
 
 # ---- finishing -----------------------------------------------------------------------------------
@@ -135,14 +136,9 @@ def result_from_outcome(ruleset: str, outcome: Outcome) -> dict:
     home_pts, away_pts = outcome.points
     stats = {"ruleset": ruleset, "home": dict(outcome.stats[0]), "away": dict(outcome.stats[1])}
     if ruleset == "seasons":
-        won = [outcome.stats[i].get("seasons_won") for i in (0, 1)]
-        home_score = won[0] if isinstance(won[0], int) else _whole(home_pts)
-        away_score = won[1] if isinstance(won[1], int) else _whole(away_pts)
-        halved = outcome.stats[0].get("seasons_halved", outcome.stats[0].get("halved"))
-        if halved is None:
-            # Each halved season gave half a point to each side.
-            halved = int(round(2 * (Fraction(home_pts) - home_score)))
-        stats["halved"] = halved
+        # The engine's points count a halved season as half to each side; the result counts whole seasons.
+        home_score, away_score = outcome.stats[0]["seasons_won"], outcome.stats[1]["seasons_won"]
+        stats["halved"] = outcome.stats[0]["halved"]
     else:
         home_score, away_score = _whole(home_pts), _whole(away_pts)
     decided_by = ""

@@ -46,6 +46,7 @@ from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.models import Fixture, Result, Tournament
 from matches.models import Match, MatchAction, MatchSeat, SimulationRun
+from matches.services import _knockout_options, is_solo, result_from_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -258,19 +259,11 @@ def _level(entry) -> str:
     return (entry.computer_level if entry is not None else "") or "aware"
 
 
-def _is_solo(spec) -> bool:
-    from matches.services import is_solo
-
-    return is_solo(spec)
-
-
 def play_fixture(fixture: Fixture, seed: int):
     """Play a fixture's match with computer players (no database writes): ``(state, options, players)``.
 
     Knockout matches switch on the rule set's extra time so that they produce a winner.
     """
-    from matches.services import _knockout_options
-
     tournament = fixture.tournament
     cls = get_ruleset(tournament.ruleset)
     options = dict(tournament.ruleset_options or {})
@@ -283,7 +276,7 @@ def play_fixture(fixture: Fixture, seed: int):
         # Options written around the validating services: a clear failure on the progress bar, not a crash.
         raise ValidationError(f"The tournament's rule set options are refused by the engine: {exc}")
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
-    seats = [0] if _is_solo(cls.spec) else [0, 1]
+    seats = [0] if is_solo(cls.spec) else [0, 1]
     players = {s: make_player(tournament.ruleset, levels[s]) for s in seats}
     play_match(state, players)
     return state, options, levels
@@ -313,8 +306,6 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
     part); the match record, its action log and the result are then written together in one transaction
     under the fixture's row lock, after checking again that nobody recorded a result meanwhile.
     """
-    from matches.services import result_from_outcome
-
     fixture = (Fixture.objects.select_related("tournament", "pool", "home__team", "away__team", "result")
                .filter(pk=fixture_id).first())
     if fixture is None:

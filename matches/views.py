@@ -361,9 +361,8 @@ def tournament_passes(request, slug):
     entries = list(tournament.entries.select_related("team", "player", "pass_code").order_by("team__name"))
     rows = []
     for entry in entries:
-        pass_ = getattr(entry, "pass_code", None) if hasattr(entry, "pass_code") else None
-        if pass_ is None:
-            pass_ = services.entry_pass_for(entry)
+        # getattr's default also covers the reverse one-to-one's "does not exist" (an AttributeError).
+        pass_ = getattr(entry, "pass_code", None) or services.entry_pass_for(entry)
         rows.append((entry, pass_, request.build_absolute_uri(f"/matches/join/{pass_.code}/")))
     return render(request, "matches/passes.html", {"tournament": tournament, "rows": rows})
 

@@ -1,11 +1,27 @@
 """Shared test fixtures."""
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.load_profile("default")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI every service is installed by scripts/test, so a skip (no Chromium, no Redis, SQLite) is a failure.
+
+    Locally the browser, worker and PostgreSQL-only tests may skip with their reason.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") == "true" and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where scripts/test provides every service: {reason}"
 
 
 @pytest.fixture(autouse=True)

@@ -55,6 +55,11 @@ _MISS_22 = tuple(sorted(("run_on", "backs", "forwards", "kick", "kick_double")))
 _FREE = tuple(sorted(("kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
 _PEN_GOAL = tuple(sorted(("goal", "kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
 _SIDES = ("left", "right")
+# Set-piece commentary: (heading, verb, how it is lost, stat the winner is credited with).
+_SET_PIECE_TEXT = {
+    "scrum": ("Scrum", "feed", "won against the head by", "scrums_won"),
+    "lineout": ("Lineout", "throw", "stolen by", "lineouts_won"),
+}
 _TOSS = ("kick_off", "receive")
 _KICK = ("kick", "kick_double")
 _ZONE_P = frozenset(RED_ZONE_P) | frozenset(BLUE_ZONE_P)
@@ -482,18 +487,7 @@ class BokxState(GameState):
         self.y = 1 if y < 1 else 20 if y > 20 else y
         self.poss = feeder
         self._tick(SECONDS["scrum"])
-        v = self._roll()
-        if v == 1:
-            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed... won against the head by "
-                                       f"{self.teams[1 - feeder]}!", die=v)
-            self.stats[1 - feeder]["turnovers"] += 1
-            self._won(1 - feeder, "scrums_won")
-        elif v <= 3:
-            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed: the referee has a call.", die=v)
-            self._card("scrum", feeder, 1 - feeder, lambda: self._won(feeder, "scrums_won"))
-        else:
-            self.emit("scrum", feeder, f"Scrum, {self.teams[feeder]} feed and win it.", die=v)
-            self._won(feeder, "scrums_won")
+        self._set_piece("scrum", feeder)
 
     def _lineout(self, thrower: int, y: int, side: str) -> None:
         if self._time_up():
@@ -502,18 +496,23 @@ class BokxState(GameState):
         self.y = y
         self.poss = thrower
         self._tick(SECONDS["lineout"])
+        self._set_piece("lineout", thrower)
+
+    def _set_piece(self, kind: str, seat: int) -> None:
+        """Roll a scrum or lineout put in by ``seat``: 1 loses it, 2-3 is a referee call, 4-6 wins it."""
+        head, verb, lost, stat = _SET_PIECE_TEXT[kind]
+        team, other = self.teams[seat], self.teams[1 - seat]
         v = self._roll()
         if v == 1:
-            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw... stolen by "
-                                          f"{self.teams[1 - thrower]}!", die=v)
-            self.stats[1 - thrower]["turnovers"] += 1
-            self._won(1 - thrower, "lineouts_won")
+            self.emit(kind, seat, f"{head}, {team} {verb}... {lost} {other}!", die=v)
+            self.stats[1 - seat]["turnovers"] += 1
+            self._won(1 - seat, stat)
         elif v <= 3:
-            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw: the referee has a call.", die=v)
-            self._card("lineout", thrower, 1 - thrower, lambda: self._won(thrower, "lineouts_won"))
+            self.emit(kind, seat, f"{head}, {team} {verb}: the referee has a call.", die=v)
+            self._card(kind, seat, 1 - seat, lambda: self._won(seat, stat))
         else:
-            self.emit("lineout", thrower, f"Lineout, {self.teams[thrower]} throw and win it.", die=v)
-            self._won(thrower, "lineouts_won")
+            self.emit(kind, seat, f"{head}, {team} {verb} and win it.", die=v)
+            self._won(seat, stat)
 
     def _won(self, seat: int, stat: str) -> None:
         self.stats[seat][stat] += 1

@@ -270,20 +270,7 @@ class RugbyLeagueCardsState(GameState):
     def _resolve_tackle(self) -> None:
         att = self.attacker
         dfn = 1 - att
-        # Turn over both chosen cards (the body of _take_chosen, inlined on this hot path).
-        hands, pending = self.hands, self.pending
-        home_card = hands[0][pending[0]]
-        away_card = hands[1][pending[1]]
-        hands[0][pending[0]] = -1
-        hands[1][pending[1]] = -1
-        masks = self.masks
-        masks[0] &= ~(1 << pending[0])
-        masks[1] &= ~(1 << pending[1])
-        self.pending = [-1, -1]
-        if self.table:
-            self.discards.extend(self.table)
-        self.table = [home_card, away_card]
-        cards = (home_card, away_card)
+        cards = self._take_chosen()
         self.tackle_no += 1
         last = self.last_rank
         a_card, d_card = cards[att], cards[dfn]
