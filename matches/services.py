@@ -223,6 +223,14 @@ def _knockout_options(ruleset_cls, options: dict) -> dict:
     return options
 
 
+def fixture_team_names(ruleset_cls, options: dict, fixture) -> dict:
+    """Fill the rule set's team-name options (commentary such as Bokx's) from the fixture's teams, if unset."""
+    for name, entry in (("home_team", fixture.home), ("away_team", fixture.away)):
+        if entry is not None and name in ruleset_cls.spec.options and name not in options:
+            options[name] = entry.team.name
+    return options
+
+
 @transaction.atomic  # the match and its seats, or nothing
 def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list[dict], fixture=None,
             user=None) -> Match:
@@ -233,6 +241,8 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     options = dict(options or {})
     if fixture is not None and fixture.stage != "pool":
         options = _knockout_options(cls, options)
+    if fixture is not None:
+        options = fixture_team_names(cls, options, fixture)
     # Names, types, sizes and the rule set's own setup checks (e.g. at least 1 set a half), before any row.
     resolved = ruleset_options_validate(ruleset, options)
     match = Match.objects.create(ruleset=ruleset, options=resolved, seed=_new_seed() if seed is None else seed,

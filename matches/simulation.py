@@ -46,7 +46,7 @@ from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.models import Fixture, Result, Tournament
 from matches.models import Match, MatchAction, MatchSeat, SimulationRun
-from matches.services import _knockout_options, is_solo, result_from_outcome
+from matches.services import _knockout_options, fixture_team_names, is_solo, result_from_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -269,6 +269,7 @@ def play_fixture(fixture: Fixture, seed: int):
     options = dict(tournament.ruleset_options or {})
     if fixture.stage == Fixture.Stage.KNOCKOUT:
         options = _knockout_options(cls, options)
+    options = fixture_team_names(cls, options, fixture)
     try:
         options = cls.spec.resolve_options(options)
         state = new_game(tournament.ruleset, seed=seed, options=options)

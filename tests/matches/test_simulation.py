@@ -188,3 +188,19 @@ def test_options_stored_around_the_services_fail_with_a_clear_error_not_a_crash(
         tournament=tournament, stage="pool").first()
     with pytest.raises(ValidationError, match="refused by the engine"):
         play_fixture(fixture, seed=1)
+
+
+@pytest.mark.django_db
+def test_bokx_commentary_names_the_fixture_teams():
+    from league.models import Fixture, Tournament
+    from matches.simulation import play_fixture
+    from tests.matches.sim_helpers import rwc_tournament
+
+    tournament = rwc_tournament("bokx-names")
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset="bokx", ruleset_options={"half_minutes": 5})
+    fixture = Fixture.objects.select_related("tournament", "home__team", "away__team").filter(
+        tournament=tournament, stage="pool").first()
+    state, options, _levels = play_fixture(fixture, seed=4)
+    assert (options["home_team"], options["away_team"]) == (fixture.home.team.name, fixture.away.team.name)
+    text = " ".join(e.text for e in state.events)
+    assert fixture.home.team.name in text and fixture.away.team.name in text
