@@ -261,20 +261,28 @@ class BokxState(GameState):
                 self._kick(seat, "play", double)
         else:  # drop_goal
             self._tick(SECONDS["drop_goal"])
-            blue = progress(seat, self.y) in _BLUE_P
-            v = self._roll()
-            st = self.stats[seat]
-            if v >= 5 if blue else v == 6:
-                st["drop_goals"] += 1
-                self.emit("drop_goal", seat, f"{team} drop for goal from the {'Blue' if blue else 'Red'} zone... "
-                                             f"it's over! Three points.", die=v, good=True)
-                if not self._score(seat, 3):
-                    self._kick_off(1 - seat, "halfway")
-            else:
-                st["drop_goals_missed"] += 1
-                self.emit("drop_goal", seat, f"{team} drop for goal from the {'Blue' if blue else 'Red'} zone... "
-                                             f"missed.", die=v, good=False)
-                self._kick_off(1 - seat, "22")
+            self._kick_at_goal(seat, "drop_goal", need=(5, 6), lead="drop for goal",
+                               made="... it's over! Three points.", missed="... missed.")
+
+    def _kick_at_goal(self, seat: int, kind: str, *, need: tuple[int, int], lead: str, made: str,
+                      missed: str) -> None:
+        """A drop goal or penalty goal: one throw, good on ``need`` (Blue zone, Red zone) or more; 3 points.
+
+        A goal restarts from halfway (by the side that conceded), a miss from the defenders' 22.
+        """
+        team = self.teams[seat]
+        blue = progress(seat, self.y) in _BLUE_P
+        zone = "Blue" if blue else "Red"
+        v = self._roll()
+        if v >= need[0 if blue else 1]:
+            self.stats[seat][f"{kind}s"] += 1
+            self.emit(kind, seat, f"{team} {lead} from the {zone} zone{made}", die=v, good=True)
+            if not self._score(seat, 3):
+                self._kick_off(1 - seat, "halfway")
+        else:
+            self.stats[seat][f"{kind}s_missed"] += 1
+            self.emit(kind, seat, f"{team} {lead} from the {zone} zone{missed}", die=v, good=False)
+            self._kick_off(1 - seat, "22")
 
     # ---- running ------------------------------------------------------------------------------------
     def _line(self, seat: int, group: str) -> None:
@@ -598,20 +606,8 @@ class BokxState(GameState):
         team = self.teams[seat]
         if action == "goal":
             self._tick(SECONDS["goal_kick"])
-            blue = progress(seat, self.y) in _BLUE_P
-            v = self._roll()
-            st = self.stats[seat]
-            if v >= 3 if blue else v >= 5:
-                st["penalty_goals"] += 1
-                self.emit("penalty_goal", seat, f"{team} kick the penalty from the {'Blue' if blue else 'Red'} "
-                                                f"zone: over! Three points.", die=v, good=True)
-                if not self._score(seat, 3):
-                    self._kick_off(1 - seat, "halfway")
-            else:
-                st["penalty_goals_missed"] += 1
-                self.emit("penalty_goal", seat, f"{team} kick the penalty from the {'Blue' if blue else 'Red'} "
-                                                f"zone: wide.", die=v, good=False)
-                self._kick_off(1 - seat, "22")
+            self._kick_at_goal(seat, "penalty_goal", need=(3, 5), lead="kick the penalty",
+                               made=": over! Three points.", missed=": wide.")
         elif action == "kick" or action == "kick_double":
             self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
                                     f"{', double the distance' if action == 'kick_double' else ''}.", call=action)
