@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from engine.chance import Chance, SeededChance, derive_seed
+from engine.scoring import UNION, MatchResult, Scoring
 
 HOME, AWAY = 0, 1
 SEAT_NAMES = ("home", "away")
@@ -61,7 +62,14 @@ class Option:
 
 @dataclass(frozen=True)
 class RuleSetSpec:
-    """What the registry knows of a rule set."""
+    """What the registry knows of a rule set: every fact of the game the league and the site need.
+
+    ``players`` counts people: 2 for a duel, 1 for a solo game, where seat 1 is the game's own automaton (it
+    never acts through ``apply``). ``scoring`` says how the score is kept and checked and how an outcome
+    becomes a result. ``knockout_options`` are the options that make a knockout match produce a winner (extra
+    time); a rule set without them leaves a level knockout for the organiser to settle. ``playable`` is False
+    for a rule set played off the site (a real pitch), whose results are entered by hand.
+    """
 
     id: str
     name: str
@@ -70,6 +78,32 @@ class RuleSetSpec:
     rules_version: str
     options: dict[str, Option] = field(default_factory=dict)
     description: str = ""
+    scoring: Scoring = UNION
+    knockout_options: dict[str, Any] = field(default_factory=dict)
+    playable: bool = True
+
+    @property
+    def solo(self) -> bool:
+        """One person against the game (seat 1 is the game's automaton)."""
+        return self.players == 1
+
+    @property
+    def person_seats(self) -> tuple[int, ...]:
+        """The seats people (or computer players standing in for them) hold."""
+        return (HOME,) if self.solo else (HOME, AWAY)
+
+    def result_from_outcome(self, outcome: Outcome) -> MatchResult:
+        """The fixture result of a finished game (see ``Scoring.result``)."""
+        return self.scoring.result(outcome)
+
+    def match_options(self, given: dict | None, *, knockout: bool = False) -> dict:
+        """Options for one match: ``given`` with, in a knockout, the options that settle a level score
+        (unless ``given`` sets them itself); checked like ``resolve_options``."""
+        merged = dict(given or {})
+        if knockout:
+            for name, value in self.knockout_options.items():
+                merged.setdefault(name, value)
+        return self.resolve_options(merged)
 
     def resolve_options(self, given: dict | None) -> dict:
         """Defaults overlaid with ``given``; raises ``ValueError`` on unknown or bad options."""
@@ -84,9 +118,10 @@ class RuleSetSpec:
 
     def to_dict(self) -> dict:
         return {
-            "id": self.id, "name": self.name, "players": self.players,
+            "id": self.id, "name": self.name, "players": self.players, "solo": self.solo,
             "hidden_information": self.hidden_information, "rules_version": self.rules_version,
-            "description": self.description,
+            "description": self.description, "playable": self.playable, "scoring": self.scoring.id,
+            "knockout_options": dict(self.knockout_options),
             "options": {k: {"default": o.default, "description": o.description,
                             "choices": list(o.choices) if o.choices else None}
                         for k, o in self.options.items()},

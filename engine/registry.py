@@ -11,6 +11,16 @@ import importlib
 
 from engine.chance import Chance
 from engine.core import GameState, RuleSetSpec
+from engine.scoring import UNION
+
+# A match played off the site — on a real pitch, or on a board at a table — whose result is entered by hand.
+MANUAL = "manual"
+OFFSITE_SPECS = {
+    MANUAL: RuleSetSpec(
+        id=MANUAL, name="Played on a real pitch or board (results entered by hand)", players=2,
+        hidden_information=False, rules_version="", scoring=UNION, playable=False,
+        description="Rugby union scoring: try 5, conversion 2, penalty goal 3, drop goal 3, penalty try 7."),
+}
 
 # id -> module that registers it. The league's rule-set choice list is built from this.
 KNOWN_RULESETS = {
@@ -54,6 +64,18 @@ def rulesets() -> list[RuleSetSpec]:
         _load(ruleset_id)
     return [_REGISTRY[k].spec for k in sorted(_REGISTRY, key=lambda k: list(KNOWN_RULESETS).index(k)
                                                    if k in KNOWN_RULESETS else 99)]
+
+
+def get_spec(ruleset_id: str) -> RuleSetSpec:
+    """The spec of any rule set a tournament may use: one the engine plays, or one played off the site."""
+    if ruleset_id in OFFSITE_SPECS:
+        return OFFSITE_SPECS[ruleset_id]
+    return get_ruleset(ruleset_id).spec
+
+
+def specs() -> list[RuleSetSpec]:
+    """Every rule set a tournament may use: those played off the site first, then those the engine plays."""
+    return list(OFFSITE_SPECS.values()) + rulesets()
 
 
 def new_game(ruleset_id: str, *, seed: int = 0, options: dict | None = None,

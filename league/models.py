@@ -12,17 +12,15 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from engine import MANUAL, RuleSetSpec, get_spec, specs
+
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
 team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
 
 
 def ruleset_choices():
-    """Rule sets offered for a tournament: those the engine has (plus manual scoring)."""
-    from engine import rulesets
-
-    return [("manual", _("Played on a real pitch or board (results entered by hand)"))] + [
-        (spec.id, spec.name) for spec in rulesets()
-    ]
+    """Rule sets offered for a tournament: played off the site (results entered by hand) or by the engine."""
+    return [(spec.id, _(spec.name)) for spec in specs()]
 
 
 class Team(models.Model):
@@ -79,7 +77,7 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
-    ruleset = models.CharField(_("rule set"), max_length=40, choices=ruleset_choices, default="manual")
+    ruleset = models.CharField(_("rule set"), max_length=40, choices=ruleset_choices, default=MANUAL)
     ruleset_options = models.JSONField(_("rule set options"), default=dict, blank=True)
     points_system = models.CharField(_("points system"), max_length=20, choices=PointsSystem.choices,
                                      default=PointsSystem.WORLD_RUGBY)
@@ -115,10 +113,15 @@ class Tournament(models.Model):
     def __str__(self):
         return self.name
 
+    @property
+    def spec(self) -> RuleSetSpec:
+        """The rule set's facts (solo or duel, played on the site or off it, its scoring), from the engine."""
+        return get_spec(self.ruleset)
+
     def clean(self):
         # Options the engine refuses would be stored and only fail when the first match starts: refuse them
         # here, where the admin and the services check a tournament (an unknown rule set is the field's error).
-        if self.ruleset_options and self.ruleset in {key for key, _label in ruleset_choices()} - {"manual"}:
+        if self.ruleset_options and self.ruleset in {s.id for s in specs() if s.playable}:
             from league.services import ruleset_options_validate
 
             ruleset_options_validate(self.ruleset, self.ruleset_options)

@@ -19,6 +19,7 @@ from datetime import time
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from engine import MANUAL, rulesets
 from league import formats, services
 from league.models import Team, Tournament
 from league.nations import RWC2023_NATIONS
@@ -67,7 +68,7 @@ def _schedule_options(kwargs: dict, default_venues=None) -> dict:
 @preset("rwc2023", label="Rugby World Cup 2023 (20 nations, pools A-D)",
         description="The 20 nations in their real 2023 pools, each pool a single round robin, then the "
                     "2023 quarter-finals, semi-finals, bronze final and final.")
-def rwc2023(*, name: str, slug: str, ruleset: str = "manual", user=None, status: str = Tournament.Status.IN_PROGRESS,
+def rwc2023(*, name: str, slug: str, ruleset: str = MANUAL, user=None, status: str = Tournament.Status.IN_PROGRESS,
             visibility: str = Tournament.Visibility.PUBLIC, **kwargs) -> Tournament:
     """The 20 RWC 2023 nations in pools A-D as drawn, seeded by World Rugby ranking, pool fixtures made."""
     with transaction.atomic():
@@ -95,7 +96,7 @@ def rwc2023(*, name: str, slug: str, ruleset: str = "manual", user=None, status:
 
 @preset("league", label="League (one pool, round robin)",
         description="One pool of the chosen teams, a single or double round robin.")
-def league(*, name: str, slug: str, teams=None, double: bool = False, ruleset: str = "manual",
+def league(*, name: str, slug: str, teams=None, double: bool = False, ruleset: str = MANUAL,
            points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user=None,
            status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
            **kwargs) -> Tournament:
@@ -159,7 +160,7 @@ def _pooled_tournament(fmt: str, format_options: dict, *, name, slug, teams, rul
 @preset("pools_knockout", label="Pools then knockout",
         description="A seeded draw into pools (--option pools=N), round robins, then the top teams of each pool "
                     "(--option qualifiers=K) into a crossover knockout.")
-def pools_knockout(*, name: str, slug: str, teams=None, ruleset: str = "manual",
+def pools_knockout(*, name: str, slug: str, teams=None, ruleset: str = MANUAL,
                    points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user=None,
                    status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                    **kwargs) -> Tournament:
@@ -175,7 +176,7 @@ def pools_knockout(*, name: str, slug: str, teams=None, ruleset: str = "manual",
 @preset("cup_plate", label="Pools then Cup / Plate / Bowl / Shield",
         description="Pools in the morning; the afternoon's Cup for the top two of each pool, Plate, Bowl and "
                     "Shield for the next places (or --option plate_from_cup_losers=yes).")
-def cup_plate(*, name: str, slug: str, teams=None, ruleset: str = "manual",
+def cup_plate(*, name: str, slug: str, teams=None, ruleset: str = MANUAL,
               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user=None,
               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
               **kwargs) -> Tournament:
@@ -193,7 +194,7 @@ def cup_plate(*, name: str, slug: str, teams=None, ruleset: str = "manual",
 @preset("single_elimination", label="Single elimination (knockout)",
         description="A knockout of the teams in seed order (the order given): 1 v N, 2 v N-1, byes to the top "
                     "seeds; --option third_place=yes for a bronze final.")
-def single_elimination(*, name: str, slug: str, teams=None, ruleset: str = "manual",
+def single_elimination(*, name: str, slug: str, teams=None, ruleset: str = MANUAL,
                        points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user=None,
                        status: str = Tournament.Status.IN_PROGRESS,
                        visibility: str = Tournament.Visibility.PUBLIC, **kwargs) -> Tournament:
@@ -212,7 +213,7 @@ def single_elimination(*, name: str, slug: str, teams=None, ruleset: str = "manu
 @preset("swiss", label="Swiss (a set number of rounds)",
         description="Everybody plays every round (--option rounds=N); teams on equal points meet, never twice; "
                     "a rotating bye when the count is odd.")
-def swiss_preset(*, name: str, slug: str, teams=None, ruleset: str = "manual",
+def swiss_preset(*, name: str, slug: str, teams=None, ruleset: str = MANUAL,
                  points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user=None,
                  status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                  **kwargs) -> Tournament:
@@ -240,12 +241,10 @@ def solo(*, name: str, slug: str, teams=None, ruleset: str | None = None, user=N
          status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
          **kwargs) -> Tournament:
     """A solo challenge: one solo fixture per entrant and attempt."""
-    from league.models import ruleset_choices
-
     teams = _format_teams(teams, 1, "A solo challenge")
-    if ruleset in (None, "", "manual"):
-        known = {key for key, _label in ruleset_choices()}
-        ruleset = "rugby-champion-solo" if "rugby-champion-solo" in known else "manual"
+    if not ruleset or ruleset == MANUAL:
+        # A solo challenge is played against a solo game: the first the engine has (else results by hand).
+        ruleset = next((spec.id for spec in rulesets() if spec.solo), MANUAL)
     with transaction.atomic():
         tournament = services.tournament_create(
             name=name, slug=slug, ruleset=ruleset, format=Tournament.Format.SOLO, status=status,

@@ -13,6 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from engine import MANUAL, get_spec
 from league.brackets import source_label
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
@@ -152,8 +153,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             }
             if errors:
                 raise serializers.ValidationError(errors)
-        ruleset = attrs.get("ruleset") or getattr(self.instance, "ruleset", "manual")
-        if attrs.get("ruleset_options") and ruleset != "manual":
+        ruleset = attrs.get("ruleset") or getattr(self.instance, "ruleset", MANUAL)
+        if attrs.get("ruleset_options") and get_spec(ruleset).playable:
             from league.services import ruleset_options_validate
 
             # Checked now: options the engine refuses would otherwise be stored and break the first match.

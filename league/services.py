@@ -19,10 +19,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from engine import MANUAL, get_spec
 from league import advancement, scheduling
 from league.cache import tournament_changed
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
-from league.scoring import score_error
 from league.standings import POINTS_PRESETS
 
 _UNSET = object()
@@ -36,7 +36,7 @@ def tournament_create(
     *,
     name: str,
     slug: str,
-    ruleset: str = "manual",
+    ruleset: str = MANUAL,
     points_system: str = Tournament.PointsSystem.WORLD_RUGBY,
     format: str = Tournament.Format.LEAGUE,
     double_round_robin: bool = False,
@@ -324,8 +324,9 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
         numbers[name] = _check_number(errors, name, value, label)
     if errors:
         raise ValidationError(errors)
+    scoring = get_spec(tournament.ruleset).scoring
     for side in ("home", "away"):
-        message = score_error(tournament.ruleset, numbers[f"{side}_score"], numbers[f"{side}_tries"])
+        message = scoring.score_error(numbers[f"{side}_score"], numbers[f"{side}_tries"])
         if message:
             errors.setdefault(f"{side}_score", []).append(f"{side.capitalize()}: {message}")
     winner_id = winner.pk if winner is not None else None

@@ -146,7 +146,7 @@ def _group_days(fixtures: list[Fixture]) -> list[dict]:
 def _live_matches(tournament: Tournament) -> list:
     """The tournament's matches being played online now (from ``matches``), kept a few seconds in the cache:
     a match goes live without any result, so its key cannot be the tournament's version."""
-    if tournament.ruleset == "manual":
+    if not tournament.spec.playable:
         return []  # results entered by hand: nothing is played on the site
     key = f"league:live:{tournament.pk}"
     live = cache.get(key)

@@ -89,17 +89,13 @@ def engine_samples(ruleset: str, options: dict | None, home_level: str, away_lev
     if stored is not None and stored.samples:
         return [tuple(s) for s in stored.samples]
     matches = model_matches() if matches is None else matches
-    from matches.services import is_solo
-
-    solo = is_solo(get_ruleset(ruleset).spec)
+    seats = get_ruleset(ruleset).spec.person_seats
+    levels = (home_level, away_level)
     samples = []
     for i in range(matches):
         state = new_game(ruleset, seed=derive_seed(0, "score-model", ruleset, home_level, away_level, i),
                          options=options)
-        players = {0: make_player(ruleset, home_level)}
-        if not solo:
-            players[1] = make_player(ruleset, away_level)
-        play_match(state, players)
+        play_match(state, {seat: make_player(ruleset, levels[seat]) for seat in seats})
         m = result_from_outcome(ruleset, state.outcome())
         samples.append((m["home_score"], m["home_tries"], m["away_score"], m["away_tries"]))
     with transaction.atomic():
@@ -325,7 +321,7 @@ def score_samples(tournament: Tournament, problem: OddsProblem) -> tuple[dict[st
     own = list(Result.objects.filter(fixture__tournament=tournament, kind=Result.Kind.PLAYED,
                                      fixture__stage=Fixture.Stage.POOL)
                .values_list("home_score", "home_tries", "away_score", "away_tries", "source"))
-    if tournament.ruleset in ("", "manual"):
+    if not tournament.spec.playable:
         both_ways, what = _manual_model([tuple(r[:4]) for r in own if r[4] != Result.Source.SIMULATED])
         keys = {f"{a}/{b}" for a in ("aware", "random") for b in ("aware", "random")}
         return dict.fromkeys(keys, both_ways), what

@@ -8,17 +8,15 @@ log (``match_state``), with ``Match.snapshot`` as a cache at a given ply.
 from __future__ import annotations
 
 import logging
-import math
 import random
 import secrets
 from dataclasses import dataclass
-from fractions import Fraction
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from engine import derive_seed, get_ruleset, new_game
+from engine import derive_seed, get_ruleset, get_spec, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
 from engine.players import choose_action, make_player
 from league.services import ruleset_options_validate
@@ -122,32 +120,17 @@ def _play_computer_seats(match: Match, state: GameState, seats: dict[int, MatchS
 # ---- finishing -----------------------------------------------------------------------------------
 
 
-def _whole(x) -> int:
-    return int(math.floor(Fraction(x))) if not isinstance(x, int) else x
-
-
 def result_from_outcome(ruleset: str, outcome: Outcome) -> dict:
-    """Map an engine outcome to the fixture result's fields (score, tries, winner seat, stats).
+    """An engine outcome as the fixture result's fields (score, tries, winner seat, decided_by, stats).
 
-    Seasons: the score is the number of whole seasons won; halved seasons (a draw counts a half
-    to each side in the engine's points) go into the stats as ``halved``.
-    Everything else: points and tries as the engine counts them.
+    The mapping is the rule set's own (``RuleSetSpec.result_from_outcome``: Seasons counts whole seasons
+    won); the stats also name the rule set, so a result says which game made it.
     """
-    home_pts, away_pts = outcome.points
-    stats = {"ruleset": ruleset, "home": dict(outcome.stats[0]), "away": dict(outcome.stats[1])}
-    if ruleset == "seasons":
-        # The engine's points count a halved season as half to each side; the result counts whole seasons.
-        home_score, away_score = outcome.stats[0]["seasons_won"], outcome.stats[1]["seasons_won"]
-        stats["halved"] = outcome.stats[0]["halved"]
-    else:
-        home_score, away_score = _whole(home_pts), _whole(away_pts)
-    decided_by = ""
-    for side in outcome.stats:
-        if side.get("decided_by"):
-            decided_by = side["decided_by"]
-    return {"home_score": home_score, "away_score": away_score,
-            "home_tries": int(outcome.tries[0]), "away_tries": int(outcome.tries[1]),
-            "winner_seat": outcome.winner, "decided_by": decided_by, "stats": stats}
+    result = get_spec(ruleset).result_from_outcome(outcome)
+    return {"home_score": result.home_score, "away_score": result.away_score,
+            "home_tries": result.home_tries, "away_tries": result.away_tries,
+            "winner_seat": result.winner, "decided_by": result.decided_by,
+            "stats": {"ruleset": ruleset, **result.stats}}
 
 
 def _finish(match: Match, state: GameState, user) -> None:
@@ -193,14 +176,6 @@ def _after_moves(match: Match, state: GameState, user) -> None:
 # ---- starting ------------------------------------------------------------------------------------
 
 
-SOLO_RULESETS = {"rugby-champion-solo"}
-
-
-def is_solo(spec) -> bool:
-    """One person against the game's own automaton (seat 1)."""
-    return spec.players == 1 or spec.id in SOLO_RULESETS
-
-
 def _new_seed() -> int:
     return secrets.randbits(62)
 
@@ -211,16 +186,6 @@ def _seat_from_entry(entry) -> dict:
         return {"kind": MatchSeat.Kind.PERSON, "user": entry.player, "name": name, "entry": entry}
     return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": entry.computer_level or "aware",
             "name": name, "entry": entry}
-
-
-def _knockout_options(ruleset_cls, options: dict) -> dict:
-    """A knockout match must produce a winner: switch on the rule set's extra-time option if it has one."""
-    for name in ("extra_time", "must_have_winner", "draw_allowed", "allow_draw"):
-        opt = ruleset_cls.spec.options.get(name)
-        if opt is None or name in options:
-            continue
-        options[name] = name in ("extra_time", "must_have_winner")
-    return options
 
 
 def fixture_team_names(ruleset_cls, options: dict, fixture) -> dict:
@@ -239,15 +204,16 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     except KeyError as exc:
         raise ValidationError(str(exc).strip("'\""))
     options = dict(options or {})
-    if fixture is not None and fixture.stage != "pool":
-        options = _knockout_options(cls, options)
+    if fixture is not None and fixture.stage == "knockout":
+        # A knockout match must produce a winner: the rule set's own way (extra time) is switched on.
+        options = {**cls.spec.knockout_options, **options}
     if fixture is not None:
         options = fixture_team_names(cls, options, fixture)
     # Names, types, sizes and the rule set's own setup checks (e.g. at least 1 set a half), before any row.
     resolved = ruleset_options_validate(ruleset, options)
     match = Match.objects.create(ruleset=ruleset, options=resolved, seed=_new_seed() if seed is None else seed,
                                  fixture=fixture, created_by=user if user and user.is_authenticated else None)
-    if is_solo(cls.spec):
+    if cls.spec.solo:
         # Solo rule sets: seat 1 is the game's own automaton (it never acts through apply).
         seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": "aware", "name": "The Non-player",
                             "entry": seats[1].get("entry") if len(seats) > 1 and seats[1] else None}]
@@ -280,9 +246,9 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
         existing.fixture = None
         existing.save(update_fields=["outcome", "fixture", "updated_at"])
     tournament = fixture.tournament
-    if tournament.ruleset in ("", "manual"):
+    if not tournament.spec.playable:
         raise ValidationError("This tournament's matches are played on a real pitch or board, not online.")
-    solo = tournament.ruleset in SOLO_RULESETS
+    solo = tournament.spec.solo
     if fixture.home_id is None or (fixture.away_id is None and not solo):
         raise ValidationError("Both teams of the fixture must be known before its match can start.")
     if Result.objects.filter(fixture=fixture).exists():

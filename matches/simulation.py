@@ -46,7 +46,7 @@ from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.models import Fixture, Result, Tournament
 from matches.models import Match, MatchAction, MatchSeat, SimulationRun
-from matches.services import _knockout_options, fixture_team_names, is_solo, result_from_outcome
+from matches.services import fixture_team_names, result_from_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ def ready_fixture_ids(run: SimulationRun) -> list[int]:
 
 def is_manual(tournament: Tournament) -> bool:
     """Played on real pitches or boards: no engine; a simulation draws scores from the rugby score model."""
-    return tournament.ruleset in ("", "manual")
+    return not tournament.spec.playable
 
 
 def _check_simulable(tournament: Tournament) -> None:
@@ -266,19 +266,15 @@ def play_fixture(fixture: Fixture, seed: int):
     """
     tournament = fixture.tournament
     cls = get_ruleset(tournament.ruleset)
-    options = dict(tournament.ruleset_options or {})
-    if fixture.stage == Fixture.Stage.KNOCKOUT:
-        options = _knockout_options(cls, options)
-    options = fixture_team_names(cls, options, fixture)
+    options = fixture_team_names(cls, dict(tournament.ruleset_options or {}), fixture)
     try:
-        options = cls.spec.resolve_options(options)
+        options = cls.spec.match_options(options, knockout=fixture.stage == Fixture.Stage.KNOCKOUT)
         state = new_game(tournament.ruleset, seed=seed, options=options)
     except ValueError as exc:
         # Options written around the validating services: a clear failure on the progress bar, not a crash.
         raise ValidationError(f"The tournament's rule set options are refused by the engine: {exc}")
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
-    seats = [0] if is_solo(cls.spec) else [0, 1]
-    players = {s: make_player(tournament.ruleset, levels[s]) for s in seats}
+    players = {s: make_player(tournament.ruleset, levels[s]) for s in cls.spec.person_seats}
     play_match(state, players)
     return state, options, levels
 

@@ -29,6 +29,7 @@ from engine.bokx.field import (
 )
 from engine.core import GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
+from engine.scoring import UNION
 
 # Forwards move half the distance: [1]+[2] -> 1 block, [3]+[4] -> 2, [5]+[6] -> 3.
 FORWARD_BLOCKS = (0, 1, 1, 2, 2, 3, 3)
@@ -101,6 +102,8 @@ class BokxState(GameState):
             "home_team": Option("Home", "Name of the home team (commentary)"),
             "away_team": Option("Away", "Name of the away team (commentary)"),
         },
+        scoring=UNION,
+        knockout_options={"extra_time": True},
     )
 
     # ---- setup ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 from engine.core import AWAY, HOME, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
 from engine.rugby_champion_solo.cards import DECK
+from engine.scoring import CHAMPION
 
 SLOTS = ("L2", "L1", "A", "R1")  # the defensive line, left to right; A is the advanced card
 ADVANCED, RIGHT = 2, 3
@@ -50,10 +51,11 @@ class RugbyChampionSoloState(GameState):
     spec = RuleSetSpec(
         id="rugby-champion-solo",
         name="Rugby Champion (solo)",
-        players=2,
+        players=1,
         hidden_information=True,
         rules_version="1.0",
         options={"halves": Option(2, "halves to play, 1 or 2 (each ends when the draw pile runs out)")},
+        scoring=CHAMPION,
         description="One person against the game: break the Non-player's defensive line with challenges, "
                     "win lineouts and scrums, score tries and conversions over two halves.",
     )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from engine.core import AWAY, HOME, SEAT_NAMES, Event, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
+from engine.scoring import LEAGUE
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -120,6 +121,8 @@ SPEC = RuleSetSpec(
     },
     description="Sets of six tackles on a 7-position pitch, decided by blind card choices; "
                 "tries, conversions, penalty goals and drop goals; 20 sets a match.",
+    scoring=LEAGUE,
+    knockout_options={"extra_time": True},
 )
 
 

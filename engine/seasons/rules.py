@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from engine.core import AWAY, HOME, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
+from engine.scoring import SEASONS_WON
 
 RANKS = "23456789TJQKA"
 SUITS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
@@ -123,6 +124,7 @@ class SeasonsState(GameState):
         },
         description="Eleven seasons with an evolving five-card team of defenders and strikers, "
                     "improved through a three-card draft after each season.",
+        scoring=SEASONS_WON,
     )
 
     _FIELDS = ("teams", "stock", "draft", "retired", "season", "results", "first", "turn", "passes",

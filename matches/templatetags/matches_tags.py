@@ -29,7 +29,7 @@ def fixture_match(context, fixture):
     except ObjectDoesNotExist:  # no online match yet
         match = None
     tournament = fixture.tournament
-    can_start = (match is None and tournament.ruleset not in ("", "manual") and fixture.home_id is not None
+    can_start = (match is None and tournament.spec.playable and fixture.home_id is not None
                  and not hasattr(fixture, "result") and user is not None and can_edit_tournament(user, tournament))
     return {"fixture": fixture, "match": match, "can_start": can_start, "csrf_token": context.get("csrf_token"),
             "request": request}

@@ -6,12 +6,9 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from league import presets, selectors, services
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
-from league.scoring import score_error, union_score_possible
 from tests.league.core_helpers import fixture_between, make_four_team_league, make_rwc
 
 pytestmark = pytest.mark.django_db
@@ -24,39 +21,6 @@ def four_team_league(db):
 @pytest.fixture
 def rwc(db):
     return make_rwc()
-
-
-# --- scoring rules (pure) ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("score", "tries", "possible"), [
-    (0, 0, True), (3, 0, True), (5, 0, False), (6, 0, True), (5, 1, True), (7, 1, True), (8, 1, True),
-    (10, 2, True), (11, 2, False), (13, 2, True), (14, 2, True), (3, 2, False), (1, 0, False), (2, 0, False),
-    (4, 0, False), (96, 14, True), (12, 2, True),
-])
-def test_union_scores(score, tries, possible):
-    assert union_score_possible(score, tries) is possible
-    assert (score_error("manual", score, tries) is None) is possible
-    assert (score_error("bokx", score, tries) is None) is possible
-
-
-@settings(max_examples=100)
-@given(tries=st.integers(0, 15), data=st.data())
-def test_every_union_score_made_of_tries_conversions_and_kicks_is_accepted(tries, data):
-    conversions = data.draw(st.integers(0, tries))
-    kicks = data.draw(st.integers(0, 10))
-    assert score_error("manual", 5 * tries + 2 * conversions + 3 * kicks, tries) is None
-    assert score_error("rugby-league-cards", 4 * tries + data.draw(st.integers(0, 30)), tries) is None
-
-
-def test_scoring_messages_and_other_rule_sets():
-    assert "at least 10 points" in score_error("manual", 3, 2)
-    assert "cannot be made with 2 tries" in score_error("manual", 11, 2)
-    assert score_error("rugby-league-cards", 8, 2) is None
-    assert score_error("rugby-league-cards", 9, 2) is None  # a drop goal
-    assert "at least 8 points" in score_error("rugby-league-cards", 7, 2)
-    assert score_error("seasons", 3, 9) is None
-    assert score_error("rugby-champion-solo", 0, 5) is None
 
 
 # --- tournaments -------------------------------------------------------------------------------------

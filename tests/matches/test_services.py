@@ -258,7 +258,8 @@ def test_result_mapping_for_seasons_counts_whole_seasons_and_halved():
                       stats=({"seasons_won": 5, "halved": 1}, {"seasons_won": 5, "halved": 1}))
     mapped = services.result_from_outcome("seasons", outcome)
     assert (mapped["home_score"], mapped["away_score"]) == (5, 5)
-    assert mapped["stats"]["halved"] == 1 and mapped["winner_seat"] is None
+    assert mapped["stats"]["home"]["halved"] == 1 and mapped["winner_seat"] is None
+    assert mapped["stats"]["ruleset"] == "seasons"
     outcome = Outcome(points=(7, 4), tries=(0, 0), stats=({"seasons_won": 7, "halved": 0},
                                                            {"seasons_won": 4, "halved": 0}))
     assert services.result_from_outcome("seasons", outcome)["winner_seat"] == 0

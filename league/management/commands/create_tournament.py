@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 from django.utils.text import slugify
 
+from engine import MANUAL, get_spec
 from league.management.commands._common import LeagueCommand, tournament_url, validation_message
 from league.models import Fixture, Tournament, ruleset_choices
 from league.presets import PRESETS, preset_run
@@ -54,9 +55,9 @@ class Command(LeagueCommand):
                             help="Comma-separated team codes or names (league preset), e.g. FRA,NZL,IRE,RSA.")
         parser.add_argument("--double", action="store_true",
                             help="Double round robin: everyone meets twice, home and away swapped (league preset).")
-        parser.add_argument("--ruleset", default="manual",
-                            help="The rule set matches use: 'manual' (results entered by hand, the default) or an "
-                                 "engine rule set such as bokx or rugby-league-cards.")
+        parser.add_argument("--ruleset", default=MANUAL,
+                            help=f"The rule set matches use: {MANUAL!r} (results entered by hand, the default) or "
+                                 "one the engine plays.")
         parser.add_argument("--points-system", default=Tournament.PointsSystem.WORLD_RUGBY,
                             choices=[c for c in Tournament.PointsSystem.values if c != "custom"],
                             help="world_rugby (4/2/0 + bonus points, the default), rugby_league (2/1/0) or "
@@ -135,7 +136,7 @@ class Command(LeagueCommand):
             count = int(value)
             if count < 1:
                 raise CommandError("--venues must name at least one venue.")
-            word = "Pitch" if ruleset == "manual" else "Table"
+            word = "Table" if get_spec(ruleset).playable else "Pitch"
             return [f"{word} {i}" for i in range(1, count + 1)]
         venues = [v.strip() for v in value.split(",") if v.strip()]
         if not venues:
