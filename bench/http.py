@@ -58,7 +58,7 @@ call_command("migrate", verbosity=0)
 from django.contrib.auth import get_user_model
 from league import services
 from league.models import Fixture
-from league.presets import preset_run
+from league.services import tournament_create_from_preset as preset_run
 import datetime as dt
 user = get_user_model().objects.create_user("bench", password="bench-password-1")
 t = preset_run("rwc2023", name="Rugby World Cup 2023", slug="{SLUG}", user=user, start_date=dt.date(2023, 9, 8))

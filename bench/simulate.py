@@ -89,7 +89,7 @@ def _setup_django() -> None:
 
 
 def _tournament(slug: str):
-    from league.presets import preset_run
+    from league.services import tournament_create_from_preset as preset_run
 
     # A fresh slug each run: a database given in DATABASE_URL keeps the tournaments of earlier runs.
     slug = f"{slug}-{time.time_ns() % 10**12}"

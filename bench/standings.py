@@ -125,14 +125,14 @@ def main() -> None:
 
     from django.db import connection
 
-    from league import presets
     from league.models import Team, Tournament
+    from league.services import tournament_create_from_preset as preset_run
 
     stamp = str(int(time.time()))
     print(f"database: {connection.vendor}")
 
     build = time.perf_counter()
-    rwc = presets.preset_run("rwc2023", name="Bench RWC", slug=f"bench-rwc-{stamp}")
+    rwc = preset_run("rwc2023", name="Bench RWC", slug=f"bench-rwc-{stamp}")
     _fill_results(rwc, _score)
     print(f"(built the RWC case in {time.perf_counter() - build:.1f} s)")
     _case("RWC 2023 pools", rwc, args.repeat)
@@ -141,7 +141,7 @@ def main() -> None:
     codes = [f"B{i:03d}" for i in range(args.teams)]
     existing = set(Team.objects.filter(code__in=codes).values_list("code", flat=True))
     Team.objects.bulk_create([Team(code=code, name=f"Bench {code}") for code in codes if code not in existing])
-    big = presets.preset_run("league", name="Bench league", slug=f"bench-league-{stamp}", teams=codes, double=True,
+    big = preset_run("league", name="Bench league", slug=f"bench-league-{stamp}", teams=codes, double=True,
                              points_system=Tournament.PointsSystem.WORLD_RUGBY)
     _fill_results(big, _score)
     print(f"(built the {args.teams}-team case in {time.perf_counter() - build:.1f} s)")

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "league",
     "matches",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.DomainErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -6,9 +6,10 @@ without needing per-model Django permissions: being an organiser is the permissi
 and in the API. Teams are readable by every staff user; they change only the teams they created
 (the 20 nations are fixed).
 
-Results are entered on a fixture's page and saved through ``league.services.result_record`` /
-``result_delete``, so the admin keeps the audit trail (``ResultChange``, read-only here) and the
-score checks exactly as the API and the pages do.
+Every save and delete goes through ``league.services`` (``ServiceAdminMixin``): results through
+``result_record`` / ``result_delete``, so the admin keeps the audit trail (``ResultChange``, read-only here)
+and the score checks exactly as the API and the pages do; tournaments, pools, entries, fixtures and teams
+through their ``*_save`` / ``*_delete`` services, which refresh the public pages' cache.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from league import cache as league_cache
+from league import services
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.permissions import can_edit_tournament, editable_tournaments, tournament_of
 
@@ -96,16 +97,66 @@ class OrganiserScopedMixin:
         return deleted, model_count, perms_needed, protected
 
     def delete_model(self, request, obj):
-        tournament = None if isinstance(obj, Tournament) else tournament_of(obj)
-        super().delete_model(request, obj)
-        if tournament is not None:
-            league_cache.tournament_changed(tournament)  # visitors' cached pages show the change
+        _delete(obj)
 
     def delete_queryset(self, request, queryset):
-        tournaments = {tournament_of(obj) for obj in queryset if not isinstance(obj, Tournament)}
-        super().delete_queryset(request, queryset)
-        for tournament in tournaments - {None}:
-            league_cache.tournament_changed(tournament)
+        with transaction.atomic():
+            for obj in queryset:
+                _delete(obj)
+
+    def save_model(self, request, obj, form, change):
+        _save(obj, request.user)
+
+    def save_formset(self, request, form, formset, change):
+        _save_formset(formset, request.user)
+
+
+def _save(obj, user):
+    """Save an object the admin's form has filled, through its service."""
+    if isinstance(obj, Tournament):
+        return services.tournament_save(tournament=obj, user=user)
+    if isinstance(obj, Pool):
+        return services.pool_save(pool=obj)
+    if isinstance(obj, Entry):
+        return services.entry_save(entry=obj)
+    if isinstance(obj, Fixture):
+        return services.fixture_save(fixture=obj)
+    if isinstance(obj, Team):
+        return services.team_save(team=obj, user=user)
+    raise TypeError(f"no service saves {type(obj).__name__} here")
+
+
+def _delete(obj):
+    """Delete an object through its service."""
+    if isinstance(obj, Tournament):
+        return services.tournament_delete(tournament=obj)
+    if isinstance(obj, Pool):
+        return services.pool_delete(pool=obj)
+    if isinstance(obj, Entry):
+        return services.entry_delete(entry=obj)
+    if isinstance(obj, Fixture):
+        return services.fixture_delete(fixture=obj)
+    if isinstance(obj, Team):
+        return services.team_delete(team=obj)
+    raise TypeError(f"no service deletes {type(obj).__name__} here")
+
+
+def _save_formset(formset, user):
+    """What ``formset.save()`` does, through the services (an inline's new, changed and deleted rows)."""
+    formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+    for form in formset.initial_forms:
+        if form in formset.deleted_forms:
+            if form.instance.pk is not None:
+                _delete(form.instance)
+                formset.deleted_objects.append(form.instance)
+        elif form.has_changed():
+            _save(form.instance, user)
+            formset.changed_objects.append((form.instance, form.changed_data))
+    for form in formset.extra_forms:
+        if form.has_changed() and form not in formset.deleted_forms:
+            setattr(form.instance, formset.fk.name, formset.instance)
+            _save(form.instance, user)
+            formset.new_objects.append(form.instance)
 
 
 class ParentAwareInline(OrganiserScopedMixin):
@@ -198,9 +249,15 @@ class TeamAdmin(admin.ModelAdmin):
         return self.has_change_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            obj.created_by = request.user
-        super().save_model(request, obj, form, change)
+        _save(obj, request.user)
+
+    def delete_model(self, request, obj):
+        _delete(obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            for obj in queryset:
+                _delete(obj)
 
 
 # --- Tournaments, pools, entries ------------------------------------------------------------------
@@ -252,31 +309,32 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
         request._league_admin_tournament = obj
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def _set(self, request, queryset, message, **values):
+    def _each(self, request, queryset, message, change):
         tournaments = list(queryset)
-        Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).update(**values)
-        for tournament in tournaments:
-            league_cache.tournament_changed(tournament)
+        with transaction.atomic():
+            for tournament in tournaments:
+                change(tournament)
         self.message_user(request, message % {"count": len(tournaments)}, messages.SUCCESS)
 
-    @admin.action(description=_("Publish: show to visitors (in progress)"))
+    @admin.action(description=_("Publish: public and in progress (as the organiser's Publish button)"))
     def publish(self, request, queryset):
-        self._set(request, queryset.filter(status=Tournament.Status.DRAFT), _("%(count)d tournament(s) published."),
-                  status=Tournament.Status.IN_PROGRESS)
+        self._each(request, queryset, _("%(count)d tournament(s) published."),
+                   lambda t: services.tournament_publish(tournament=t))
 
     @admin.action(description=_("Mark finished"))
     def mark_finished(self, request, queryset):
-        self._set(request, queryset, _("%(count)d tournament(s) marked finished."), status=Tournament.Status.FINISHED)
+        self._each(request, queryset, _("%(count)d tournament(s) marked finished."),
+                   lambda t: services.tournament_update(tournament=t, status=Tournament.Status.FINISHED))
 
     @admin.action(description=_("Make public (listed)"))
     def make_public(self, request, queryset):
-        self._set(request, queryset, _("%(count)d tournament(s) made public."),
-                  visibility=Tournament.Visibility.PUBLIC)
+        self._each(request, queryset, _("%(count)d tournament(s) made public."),
+                   lambda t: services.tournament_update(tournament=t, visibility=Tournament.Visibility.PUBLIC))
 
     @admin.action(description=_("Make unlisted (only with the link)"))
     def make_unlisted(self, request, queryset):
-        self._set(request, queryset, _("%(count)d tournament(s) made unlisted."),
-                  visibility=Tournament.Visibility.UNLISTED)
+        self._each(request, queryset, _("%(count)d tournament(s) made unlisted."),
+                   lambda t: services.tournament_hide(tournament=t))
 
     def get_urls(self):
         return [
@@ -287,8 +345,6 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
 
     def import_results_view(self, request, object_id):
         """Import a results CSV into this tournament (``services.results_import_csv``: all rows or none)."""
-        from league import services
-
         tournament = self.get_object(request, unquote(object_id))
         if tournament is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
@@ -313,12 +369,14 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/league/tournament/import_results.html", context)
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
         tournament = form.instance
-        if not request.user.is_superuser:
+        organisers = list(form.cleaned_data.get("organisers") or [])
+        if not request.user.is_superuser and request.user not in organisers:
             # An organiser who creates a tournament organises it, and cannot lock themselves out of it here.
-            tournament.organisers.add(request.user)
-        league_cache.tournament_changed(tournament)
+            organisers.append(request.user)
+        services.organisers_set(tournament=tournament, users=organisers)
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
 
 
 @admin.register(Pool)
@@ -335,9 +393,6 @@ class PoolAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmin):
         request._league_admin_tournament = obj.tournament if obj is not None else None
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        league_cache.tournament_changed(form.instance.tournament)
 
 
 @admin.register(Entry)
@@ -354,9 +409,6 @@ class EntryAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmin)
         request._league_admin_tournament = obj.tournament if obj is not None else None
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        league_cache.tournament_changed(obj.tournament)
 
 
 # --- Fixtures and results -------------------------------------------------------------------------
@@ -388,8 +440,14 @@ class PoolFixtureInline(ParentAwareInline, LeagueForeignKeysMixin, admin.Tabular
 
 
 class ResultInlineForm(forms.ModelForm):
-    """A result checked by the same service that saves it, so the admin refuses what the API refuses."""
+    """A result checked by the same service that saves it, so the admin refuses what the API refuses, with the
+    same messages: its numbers are plain whole numbers here (no bounds of the model's fields), and the
+    model's own checks are not run on the form (the service runs them)."""
 
+    home_score = forms.IntegerField(label=_("home score"), required=False)
+    away_score = forms.IntegerField(label=_("away score"), required=False)
+    home_tries = forms.IntegerField(label=_("home tries"), required=False, initial=0)
+    away_tries = forms.IntegerField(label=_("away tries"), required=False, initial=0)
     reason = forms.CharField(label=_("reason for the change"), max_length=200, required=False)
 
     class Meta:
@@ -413,14 +471,15 @@ class ResultInlineForm(forms.ModelForm):
             raise forms.ValidationError(error.messages)
         return cleaned
 
+    def _post_clean(self):
+        """No model validation: the result service checks the values (and writes them)."""
+
 
 class _DryRunDone(Exception):
     """Raised to roll back the dry run of a result write."""
 
 
 def _record_result(fixture, cleaned, *, user):
-    from league import services
-
     # The form shows the stored winner (the service stores the leader for any decided match), so after
     # a score correction it may name the old leader: only a level score needs the organiser's winner.
     level = cleaned.get("home_score") == cleaned.get("away_score")
@@ -511,15 +570,9 @@ class FixtureAdmin(LeagueForeignKeysMixin, OrganiserScopedMixin, admin.ModelAdmi
         request._league_admin_tournament = obj.tournament if obj is not None else None
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        league_cache.tournament_changed(obj.tournament)
-
     def save_formset(self, request, form, formset, change):
         if formset.model is not Result:
             return super().save_formset(request, form, formset, change)
-        from league import services
-
         fixture = form.instance
         # The admin's change message reads these; the service, not formset.save(), does the writing.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []

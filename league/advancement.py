@@ -26,11 +26,14 @@ import contextlib
 import contextvars
 from collections.abc import Iterator
 
-from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from league.brackets import resolve_slot_source
+from league import hooks
+from league.brackets import resolve_slot_source, source_label
+from league.cache import tournament_changed
+from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.selectors import tournament_standings
 
 _RESETS_ALLOWED = contextvars.ContextVar("league_advancement_resets_allowed", default=False)
 
@@ -70,17 +73,13 @@ def validate_result_change(*, fixture: Fixture, values: dict | None) -> None:
         errors["decided_by"] = ["Say how the level knockout match was decided: extra time, tries count or "
                                 "kicking competition."]
     if errors:
-        raise ValidationError(errors)
+        raise DomainError(errors)
 
 
 def after_result_change(*, fixture: Fixture, user=None) -> None:
-    """Re-derive the knockout slots (and start the next Swiss round) after a result changed."""
-    tournament = fixture.tournament
-    rederive(tournament, user=user)
-    if fixture.stage == Fixture.Stage.SWISS:
-        from league import formats  # formats builds on this module
-
-        formats.swiss_after_result(tournament=tournament, round_number=fixture.round_number, user=user)
+    """Re-derive the knockout slots after a result changed (the format's own follow-up, such as the next
+    Swiss round, is ``league.formats``' ``after_result``, called by the services)."""
+    rederive(fixture.tournament, user=user)
 
 
 # -- Derivation -------------------------------------------------------------------------------------------
@@ -102,7 +101,7 @@ def match_outcome(fixture: Fixture, result: Result | None) -> tuple[int, int] | 
     return winner, fixture.away_id if winner == fixture.home_id else fixture.home_id
 
 
-def _result_of(fixture: Fixture) -> Result | None:
+def result_of(fixture: Fixture) -> Result | None:
     try:
         return fixture.result
     except Result.DoesNotExist:
@@ -112,8 +111,6 @@ def _result_of(fixture: Fixture) -> Result | None:
 def _fixture_label(fixture: Fixture, entries: dict[int, Entry] | None = None) -> str:
     def side(entry_id, source):
         if entry_id is None:
-            from league.brackets import source_label
-
             return source_label(source)
         entry = entries.get(entry_id) if entries else None
         if entry is not None:
@@ -146,7 +143,7 @@ def _topological(knockouts: list[Fixture]) -> list[Fixture]:
         if state.get(f.pk) == 2:
             return
         if state.get(f.pk) == 1:
-            raise ValidationError(f"The bracket loops back on itself at {f.code}.")
+            raise DomainError(f"The bracket loops back on itself at {f.code}.")
         state[f.pk] = 1
         for code in _dependencies(f):
             if code in by_code:
@@ -164,8 +161,6 @@ def pool_placings(tournament: Tournament) -> dict[str, list[int]]:
 
     Two queries to find the complete pools, three more for their tables when there are any.
     """
-    from league.selectors import tournament_standings
-
     counts = (Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL, pool__isnull=False)
               .exclude(status=Fixture.Status.CANCELLED).values("pool_id")
               .annotate(total=Count("id"), decided=Count("result")))
@@ -202,17 +197,17 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
 
     for fixture in _topological(knockouts):
         want = (resolve(fixture.home_source, fixture.home_id), resolve(fixture.away_source, fixture.away_id))
-        result = _result_of(fixture)
+        result = result_of(fixture)
         if want != (fixture.home_id, fixture.away_id):
             if result is None and fixture.status == Fixture.Status.LIVE:
-                raise ValidationError(f"This change would alter {_fixture_label(fixture, entries)}, which is being "
+                raise DomainError(f"This change would alter {_fixture_label(fixture, entries)}, which is being "
                                       "played now: wait for its result.")
             if result is not None:
                 if not reset:
-                    raise ValidationError(
+                    raise DomainError(
                         f"This change would alter {_fixture_label(fixture, entries)}, which has already been "
                         "played. Reset the later rounds to make it (their results will be deleted).")
-                _delete_result(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
+                result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
                 result = None
             fixture.home_id, fixture.away_id = want
             fields = ["home", "away"]
@@ -231,8 +226,6 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                 changed.append(fixture.code)
         outcomes[fixture.code] = match_outcome(fixture, result)
     if changed:
-        from league.cache import tournament_changed
-
         tournament_changed(tournament)
     return changed
 
@@ -243,7 +236,7 @@ def _result_values(result: Result) -> dict:
             "decided_by": result.decided_by, "stats": result.stats, "source": result.source}
 
 
-def _delete_result(fixture: Fixture, result: Result, *, user=None, reason: str = "") -> None:
+def result_remove(fixture: Fixture, result: Result, *, user=None, reason: str = "") -> None:
     old = _result_values(result)
     result.delete()
     ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None, reason=reason[:200],
@@ -252,6 +245,7 @@ def _delete_result(fixture: Fixture, result: Result, *, user=None, reason: str =
     fixture.save(update_fields=["status"])
     # The fixture object caches its result: forget it.
     fixture._state.fields_cache.pop("result", None)
+    hooks.results_changed(fixture.tournament_id)
 
 
 def walkover_record(*, fixture: Fixture, to_home: bool, user=None, reason: str = "") -> Result:
@@ -273,6 +267,7 @@ def walkover_record(*, fixture: Fixture, to_home: bool, user=None, reason: str =
     fixture.status = Fixture.Status.PLAYED
     fixture.save(update_fields=["status"])
     fixture.result = result
+    hooks.results_changed(fixture.tournament_id)
     return result
 
 

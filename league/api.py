@@ -15,8 +15,7 @@ Who may do what (the same rules as the web pages):
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError, Q, RestrictedError
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -29,14 +28,14 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
-from league import cache as league_cache
-from league import format_selectors, formats, selectors, services
+from league import format_selectors, selectors, services
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
     TournamentPermission,
     can_edit_tournament,
     listed_tournaments,
+    tournament_for,
     viewable_tournaments,
 )
 from league.serializers import (
@@ -85,6 +84,13 @@ def _query_params(serializer_class, request) -> dict:
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def _apply(instance, data: dict):
+    """Set a serializer's validated fields on its instance (the service saves it)."""
+    for name, value in data.items():
+        setattr(instance, name, value)
+    return instance
 
 
 def _pool_standings_json(pool, rows) -> dict:
@@ -137,7 +143,10 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         return super().get_object()
 
     def perform_create(self, serializer):
-        serializer.save(created_by=self.request.user)
+        serializer.instance = services.team_save(team=Team(**serializer.validated_data), user=self.request.user)
+
+    def perform_update(self, serializer):
+        services.team_save(team=_apply(serializer.instance, serializer.validated_data), user=self.request.user)
 
 
 class TournamentScopedMixin:
@@ -153,12 +162,7 @@ class TournamentScopedMixin:
     permission_classes = [TournamentPermission]
 
     def tournament_from_params(self, slug: str | None):
-        if not slug:
-            return None
-        tournament = viewable_tournaments(self.request.user).filter(slug=slug).first()
-        if tournament is None:
-            raise NotFound(_("No tournament with the slug “%(slug)s”.") % {"slug": slug})
-        return tournament
+        return tournament_for(self.request.user, slug) if slug else None
 
     def scope(self, queryset, slug: str | None = None):
         user = self.request.user
@@ -208,24 +212,21 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         serializer.instance = Tournament.objects.prefetch_related("organisers").get(pk=tournament.pk)
 
     def _create_from_preset(self, preset, data, teams, options):
-        from league.presets import preset_run
-
         kwargs = {**options, **data, "user": self.request.user}
         if teams is not None:
             kwargs["teams"] = teams
         if "double_round_robin" in kwargs:
             kwargs["double"] = kwargs.pop("double_round_robin")
         try:
-            return preset_run(preset, **kwargs)
+            return services.tournament_create_from_preset(preset, **kwargs)
         except (TypeError, ValueError) as exc:
             # A preset option of the wrong kind (the presets check most of them themselves): a 400, not a 500.
             raise DRFValidationError({"preset_options": [str(exc)]})
 
     def perform_update(self, serializer):
-        with transaction.atomic():
-            tournament = serializer.save()
-            # Points, visibility and status change what visitors see: cached pages must be rebuilt.
-            league_cache.tournament_changed(tournament)
+        fixed = TournamentSerializer.Meta.create_only_fields  # checked unchanged by the serializer
+        services.tournament_update(tournament=serializer.instance,
+                                   **{k: v for k, v in serializer.validated_data.items() if k not in fixed})
 
     @extend_schema(responses=PoolStandingsSerializer(many=True),
                    summary="The tournament's pool tables, each {\"pool\": \"A\", \"rows\": [...]}")
@@ -284,18 +285,21 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         return self.scope(queryset, slug)
 
     def perform_create(self, serializer):
-        tournament = serializer.validated_data["tournament"]
+        data = dict(serializer.validated_data)
+        tournament = data.pop("tournament")
         self.check_object_permissions(self.request, tournament)
-        try:
-            with transaction.atomic():
-                serializer.save()
-        except IntegrityError:  # two requests entering the same team at once
-            raise DRFValidationError({"team": [_("This team or seed is already in the tournament.")]})
+        pool = EntrySerializer.pool_name(data)
+        if data.get("seed") is None:
+            data.pop("seed", None)  # the service gives the next seed
+        (entry,) = services.entries_add(tournament=tournament, teams=[data.pop("team")], pool=pool, **data)
+        serializer.instance = Entry.objects.select_related("tournament", "team", "pool").get(pk=entry.pk)
 
     def perform_update(self, serializer):
-        with transaction.atomic():
-            entry = serializer.save()
-            league_cache.tournament_changed(entry.tournament)
+        data = dict(serializer.validated_data)
+        if "pool" in data:
+            data["pool"] = EntrySerializer.pool_name(data) or None
+        data.pop("tournament", None), data.pop("team", None)  # checked unchanged by the serializer
+        services.entry_update(entry=serializer.instance, **data)
 
     @extend_schema(request=EntryWithdrawSerializer, responses={200: EntryWithdrawResultSerializer},
                    summary="Withdraw the team (organisers): its remaining fixtures become walkovers")
@@ -305,18 +309,11 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         entry = self.get_object()
         serializer = EntryWithdrawSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        counts = formats.entry_withdraw(entry=entry, user=request.user, **serializer.validated_data)
+        counts = services.entry_withdraw(entry=entry, user=request.user, **serializer.validated_data)
         return Response(counts)
 
     def perform_destroy(self, instance):
-        tournament = instance.tournament
-        try:
-            with transaction.atomic():
-                instance.delete()
-        except (ProtectedError, RestrictedError):
-            raise DRFValidationError(
-                {"detail": [_("This team already has fixtures or results: withdraw it instead of removing it.")]})
-        league_cache.tournament_changed(tournament)
+        services.entry_delete(entry=instance)
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
@@ -366,9 +363,7 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         return queryset.order_by("tournament_id", "round_number", "kickoff", "slot", "id")
 
     def perform_update(self, serializer):
-        with transaction.atomic():
-            fixture = serializer.save()
-            league_cache.tournament_changed(fixture.tournament)
+        services.fixture_save(fixture=_apply(serializer.instance, serializer.validated_data))
 
     def _result_response(self, fixture, status_code=status.HTTP_200_OK):
         fixture = self.get_queryset().get(pk=fixture.pk)
@@ -391,19 +386,15 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         if request.method == "GET":
             return self._result_response(fixture)
         if request.method == "DELETE":
-            if not Result.objects.filter(fixture=fixture).exists():
-                raise NotFound(_("This fixture has no result yet."))
             services.result_delete(fixture=fixture, user=request.user, reason=request.data.get("reason", "")
                                    if hasattr(request.data, "get") else "")
             return Response(status=status.HTTP_204_NO_CONTENT)
-        if fixture.home_id is None or fixture.away_id is None:
-            raise DRFValidationError({"detail": [_("Both teams of this fixture must be known before its result.")]})
         serializer = ResultWriteSerializer(data=request.data, context={"fixture": fixture, "request": request})
         serializer.is_valid(raise_exception=True)
         values = dict(serializer.validated_data)
         reset = values.pop("reset_later_rounds")
         existed = Result.objects.filter(fixture=fixture).exists()
-        formats.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
+        services.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
                                source=Result.Source.MANUAL, **values)
         return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 

@@ -3,10 +3,10 @@
 A crowd refreshing the standings at a prize-giving must not load the database.
 
 * The expensive part of each public page (tables, fixtures, bracket) is rendered once and kept under a key
-  that contains ``tournament.version``. ``league.services.result_record`` (and every other write that changes
-  what visitors see: entries, draws, fixtures, withdrawals, settings) calls :func:`tournament_changed`, which
-  bumps that version: a new version is simply a new key, so a stale fragment is never served, and old
-  entries expire by themselves.
+  that contains ``tournament.version``. Every service that changes what visitors see (``league.services``:
+  results, entries, draws, fixtures, withdrawals, settings, publishing) calls :func:`tournament_changed`,
+  which bumps that version: a new version is simply a new key, so a stale fragment is never served, and old
+  entries expire by themselves. Only services call it: views, the API and the admin never do.
 * The tournament itself (its id, version, status...) is looked up by slug through the cache too, so a
   cached page costs no query at all. That entry is dropped when the change is *committed*
   (``transaction.on_commit``), never before: a visitor cannot store the old data under the new version.
@@ -23,7 +23,6 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
-from django.db.models.signals import post_delete, post_save
 from django.utils.translation import get_language
 
 from league.models import Tournament
@@ -94,11 +93,3 @@ def tournament_changed(tournament: Tournament) -> None:
     tournament.refresh_from_db(fields=["version"])
     forget_tournament(tournament.slug)
 
-
-def _tournament_saved(sender, instance, **kwargs):
-    forget_tournament(instance.slug)
-
-
-# Any save of the row (admin, API, settings page) drops the cached copy as well.
-post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="league.cache.tournament_saved")
-post_delete.connect(_tournament_saved, sender=Tournament, dispatch_uid="league.cache.tournament_deleted")

@@ -12,7 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from league import presets
+from league.formats import FORMATS
 from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -27,8 +27,8 @@ class SignupForm(UserCreationForm):
 
 
 def preset_choices():
-    """The presets offered on the "new tournament" page (from ``league.presets``), plus "step by step"."""
-    return [("", _("None: choose step by step"))] + [(key, preset.label) for key, preset in presets.PRESETS.items()]
+    """The presets offered on the "new tournament" page (each format's, ``league.formats``), plus "step by step"."""
+    return [("", _("None: choose step by step"))] + [(key, fmt.label) for key, fmt in FORMATS.items()]
 
 
 class TournamentCreateForm(forms.Form):
@@ -217,13 +217,19 @@ class FixturesForm(forms.Form):
         return venues
 
 
+def _number_field(label, **kwargs):
+    """A whole number whose rules (not negative, not too large, consistent with the tries) the result service
+    checks, so the form says what the API, the CSV import and the admin say; the browser still offers 0 up."""
+    return forms.IntegerField(label=label, widget=forms.NumberInput(attrs={"min": 0}), **kwargs)
+
+
 class ResultForm(forms.Form):
     """Enter or correct a result: scores, tries, walkovers, and who went through after a knockout draw."""
 
-    home_score = forms.IntegerField(label=_("Home score"), min_value=0, max_value=999)
-    away_score = forms.IntegerField(label=_("Away score"), min_value=0, max_value=999)
-    home_tries = forms.IntegerField(label=_("Home tries"), min_value=0, max_value=199, initial=0)
-    away_tries = forms.IntegerField(label=_("Away tries"), min_value=0, max_value=199, initial=0)
+    home_score = _number_field(_("Home score"))
+    away_score = _number_field(_("Away score"))
+    home_tries = _number_field(_("Home tries"), initial=0)
+    away_tries = _number_field(_("Away tries"), initial=0)
     kind = forms.ChoiceField(label=_("Result type"), choices=Result.Kind.choices, initial=Result.Kind.PLAYED)
     winner = forms.ChoiceField(label=_("Who went through (knockout draw only)"), required=False)
     decided_by = forms.ChoiceField(label=_("Decided by"), choices=Result.DecidedBy.choices, required=False)
@@ -287,9 +293,6 @@ class EntryPlayerForm(forms.ModelForm):
             raise forms.ValidationError(_("Nobody has the username “%(username)s”."), params={"username": username})
         return username
 
-    def save(self, commit=True):
-        self.instance.player = self.player
-        return super().save(commit=commit)
 
 
 class WithdrawForm(forms.Form):

@@ -13,6 +13,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from engine import MANUAL, RuleSetSpec, get_spec, specs
+from league.rulesets import ruleset_options_validate
 
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
 team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
@@ -122,8 +123,6 @@ class Tournament(models.Model):
         # Options the engine refuses would be stored and only fail when the first match starts: refuse them
         # here, where the admin and the services check a tournament (an unknown rule set is the field's error).
         if self.ruleset_options and self.ruleset in {s.id for s in specs() if s.playable}:
-            from league.services import ruleset_options_validate
-
             ruleset_options_validate(self.ruleset, self.ruleset_options)
 
 

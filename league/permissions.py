@@ -23,6 +23,8 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 from rest_framework import permissions
 
+from league.cache import tournament_by_slug
+from league.errors import Forbidden, NotFound
 from league.models import Tournament
 
 EDIT_DENIED_MESSAGE = _("Only the organisers of this tournament may change it.")
@@ -125,3 +127,21 @@ class TournamentPermission(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return can_view_tournament(request.user, tournament)
         return can_edit_tournament(request.user, tournament)
+
+
+def tournament_for(user, slug: str, *, edit: bool = False, cached: bool = False) -> Tournament:
+    """Find a tournament by slug and check the caller: the one helper of the pages, the API and the admin.
+
+    ``NotFound`` when there is none or ``user`` may not see it (a draft's existence is not revealed);
+    ``Forbidden`` when ``edit`` and ``user`` may see but not change it. ``cached``: the public pages' copy of
+    the row (``league.cache.tournament_by_slug``: no query when it is cached).
+    """
+    if cached:
+        tournament = tournament_by_slug(slug)
+    else:
+        tournament = Tournament.objects.filter(slug=slug).first() if len(slug) <= 60 else None
+    if tournament is None or not can_view_tournament(user, tournament):
+        raise NotFound(_("No such tournament."))
+    if edit and not can_edit_tournament(user, tournament):
+        raise Forbidden(EDIT_DENIED_MESSAGE)
+    return tournament

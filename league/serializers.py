@@ -7,7 +7,6 @@ so the JSON reads like the league tables ("FRA", "rwc2023").
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -15,8 +14,10 @@ from rest_framework import serializers
 
 from engine import MANUAL, get_spec
 from league.brackets import source_label
+from league.formats import FORMATS
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
+from league.rulesets import ruleset_options_validate
 
 
 def _without_nul(value, label: str):
@@ -136,9 +137,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from league.presets import PRESETS
-
-        self.fields["preset"].choices = sorted(PRESETS)
+        self.fields["preset"].choices = sorted(FORMATS)
 
     def get_can_edit(self, tournament) -> bool:
         request = self.context.get("request")
@@ -155,8 +154,6 @@ class TournamentSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError(errors)
         ruleset = attrs.get("ruleset") or getattr(self.instance, "ruleset", MANUAL)
         if attrs.get("ruleset_options") and get_spec(ruleset).playable:
-            from league.services import ruleset_options_validate
-
             # Checked now: options the engine refuses would otherwise be stored and break the first match.
             ruleset_options_validate(ruleset, attrs["ruleset_options"])
         return attrs
@@ -207,37 +204,11 @@ class EntrySerializer(serializers.ModelSerializer):
         return attrs
 
     @staticmethod
-    def _pool_name(validated_data) -> str | None:
+    def pool_name(validated_data) -> str | None:
+        """Take the pool's name out of the validated data (None for no pool)."""
         pool = validated_data.pop("pool", None)
         name = (pool or {}).get("name")
         return name.strip() if name and name.strip() else None
-
-    def create(self, validated_data):
-        """Enter the team through ``services.entries_add`` (which refuses a team entered twice)."""
-        from league import services
-
-        tournament = validated_data.pop("tournament")
-        team = validated_data.pop("team")
-        pool_name = self._pool_name(validated_data)
-        if validated_data.get("seed") is None:
-            validated_data.pop("seed", None)  # the service gives the next seed
-        with transaction.atomic():
-            (entry,) = services.entries_add(tournament=tournament, teams=[team], pool=pool_name)
-            entry = Entry.objects.select_related("tournament", "team", "pool").get(pk=entry.pk)
-            if validated_data:
-                for key, value in validated_data.items():
-                    setattr(entry, key, value)
-                entry.save(update_fields=list(validated_data))
-        return entry
-
-    def update(self, instance, validated_data):
-        from league import services
-
-        if "pool" in validated_data:
-            pool_name = self._pool_name(validated_data)
-            instance.pool = (services.pool_create(tournament=instance.tournament, name=pool_name)
-                             if pool_name else None)
-        return super().update(instance, validated_data)
 
 
 class PoolSerializer(serializers.ModelSerializer):
@@ -276,14 +247,16 @@ class ResultSerializer(serializers.ModelSerializer):
 
 
 class ResultWriteSerializer(serializers.Serializer):
-    """What an organiser sends to record or correct a result."""
+    """What an organiser sends to record or correct a result (``league.services.result_correct`` checks it)."""
 
     # Not required here: a walkover takes the tournament's walkover score, and the service says
-    # "The home score is required." for a played match sent without one.
-    home_score = serializers.IntegerField(min_value=0, max_value=999, required=False, allow_null=True, default=None)
-    away_score = serializers.IntegerField(min_value=0, max_value=999, required=False, allow_null=True, default=None)
-    home_tries = serializers.IntegerField(min_value=0, max_value=200, default=0)
-    away_tries = serializers.IntegerField(min_value=0, max_value=200, default=0)
+    # "The home score is required." for a played match sent without one. No bounds here either: the result
+    # service checks them (not negative, not too large, consistent with the tries), with the same messages
+    # as the form, the CSV import and the admin.
+    home_score = serializers.IntegerField(required=False, allow_null=True, default=None)
+    away_score = serializers.IntegerField(required=False, allow_null=True, default=None)
+    home_tries = serializers.IntegerField(default=0)
+    away_tries = serializers.IntegerField(default=0)
     kind = serializers.ChoiceField(choices=Result.Kind.choices, default=Result.Kind.PLAYED)
     winner = serializers.CharField(
         required=False, allow_blank=True, allow_null=True, default=None,

@@ -1,27 +1,24 @@
-"""Web pages: public pages, exports, accounts and the organiser's workflow."""
+"""The league's own pages: exports, printing, accounts and the organiser's workflow.
+
+Mounted by ``config.urls`` in the ``league`` namespace together with ``web.urls`` (the pages that show
+matches too: the tournament, team and fixture pages, the dashboard).
+"""
 
 from django.urls import path
 
 from league import views
 
-app_name = "league"
-
 urlpatterns = [
-    path("", views.tournament_list, name="tournament_list"),
     path("signup/", views.signup, name="signup"),
     path("language/<str:code>/", views.set_language, name="set_language"),
     path("new/", views.tournament_new, name="tournament_new"),
     # Public pages of one tournament.
-    path("t/<slug:slug>/", views.tournament_detail, name="tournament"),
-    path("t/<slug:slug>/teams/<str:code>/", views.team_detail, name="team"),
     path("t/<slug:slug>/teams/<str:code>/calendar.ics", views.team_calendar, name="team_calendar"),
-    path("t/<slug:slug>/matches/<int:pk>/", views.fixture_detail, name="fixture"),
     path("t/<slug:slug>/calendar.ics", views.tournament_calendar, name="calendar"),
     path("t/<slug:slug>/export/<str:what>.csv", views.export_csv, name="export_csv"),
     path("t/<slug:slug>/print/fixtures/", views.print_fixtures, name="print_fixtures"),
     path("t/<slug:slug>/print/score-sheets/", views.print_scoresheets, name="print_scoresheets"),
     # The organiser's pages.
-    path("t/<slug:slug>/manage/", views.manage, name="manage"),
     path("t/<slug:slug>/manage/settings/", views.manage_settings, name="manage_settings"),
     path("t/<slug:slug>/manage/publish/", views.manage_publish, name="manage_publish"),
     path("t/<slug:slug>/manage/organisers/", views.manage_organisers, name="manage_organisers"),
@@ -33,5 +30,4 @@ urlpatterns = [
     path("t/<slug:slug>/manage/results/", views.manage_results, name="manage_results"),
     path("t/<slug:slug>/manage/results/import/", views.manage_results_import, name="manage_results_import"),
     path("t/<slug:slug>/manage/results/<int:pk>/", views.manage_result, name="manage_result"),
-    path("t/<slug:slug>/manage/simulate/", views.manage_simulate, name="manage_simulate"),
 ]

@@ -1,6 +1,7 @@
 """REST API of online play: a match's view, the move endpoint, the action log and replay steps.
 
-Thin views: they find the caller's seat (``selectors``) and call ``services``.
+Thin views: they find the caller's seat (``permissions``) and call ``services``; a refused move is answered by
+``config.api.exception_handler``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine import get_ruleset
-from matches import selectors, services
+from matches import permissions, selectors, services
 from matches.models import Match
 
 
@@ -41,7 +42,7 @@ def _enforce_csrf_for_session(request) -> None:
     """A pupil signed in by code has no account, so DRF skips its CSRF check: do it here."""
     django_request = request._request
     session = django_request.session
-    by_code = session.get(selectors.SESSION_SEATS) or session.get(selectors.SESSION_ENTRIES)
+    by_code = session.get(permissions.SESSION_SEATS) or session.get(permissions.SESSION_ENTRIES)
     if request.user.is_authenticated or not by_code:
         return
     check = CSRFCheck(lambda req: None)
@@ -70,9 +71,9 @@ class MatchViewAPI(APIView):
             light = selectors.get_match_version(pk)
         except Match.DoesNotExist:
             raise Http404("No such match.")
-        seat = selectors.viewer_seat(light, user=request.user, session=request.session,
+        seat = permissions.viewer_seat(light, user=request.user, session=request.session,
                                      requested=_seat_param(request))
-        if seat is None and not selectors.can_watch(request.user, light):
+        if seat is None and not permissions.can_watch(request.user, light):
             raise Http404("No such match.")
         etag = selectors.match_etag(light, seat)
         if etag in request.headers.get("If-None-Match", "") and "events_from" not in request.query_params:
@@ -100,10 +101,10 @@ class MatchActionsAPI(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request, pk):
         match = _match_or_404(pk)
-        if not selectors.can_watch(request.user, match) and selectors.viewer_seat(
+        if not permissions.can_watch(request.user, match) and permissions.viewer_seat(
                 match, user=request.user, session=request.session) is None:
             raise Http404("No such match.")
-        viewer = selectors.viewer_seat(match, user=request.user, session=request.session)
+        viewer = permissions.viewer_seat(match, user=request.user, session=request.session)
         hidden = get_ruleset(match.ruleset).spec.hidden_information
         actions = list(match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"))
         for row in actions:
@@ -124,11 +125,11 @@ class MatchActionsAPI(APIView):
         _enforce_csrf_for_session(request)
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        held = selectors.seats_held(match, user=request.user, session=request.session)
+        held = permissions.seats_held(match, user=request.user, session=request.session)
         seat = data.validated_data.get("seat")
         if seat is None:
             if not held:
-                if not selectors.can_watch(request.user, match):
+                if not permissions.can_watch(request.user, match):
                     raise Http404("No such match.")
                 return Response({"detail": "you do not hold a seat in this match", "code": "not_your_seat"},
                                 status=status.HTTP_403_FORBIDDEN)
@@ -137,17 +138,11 @@ class MatchActionsAPI(APIView):
                 # Someone holding both seats (a teacher demoing) acts for whichever is to act.
                 acting = services.match_state(match).to_act()
                 seat = next((s for s in acting if s in held), min(held))
-        try:
-            outcome = services.match_submit_action(match=match, seat=seat, ply=data.validated_data["ply"],
-                                                   action=data.validated_data["action"], user=request.user,
-                                                   held_seats=held)
-        except services.MatchError as exc:
-            body = {"detail": exc.message, "code": exc.code}
-            if exc.status == 400 and exc.legal:
-                body["legal_actions"] = exc.legal
-            if exc.status == 409:
-                body["next_ply"] = selectors.get_match(match.pk).ply + 1
-            return Response(body, status=exc.status)
+        # A refused move is a MatchError: config.api's handler answers it (400 with the legal actions, 403,
+        # or 409 with the next ply).
+        outcome = services.match_submit_action(match=match, seat=seat, ply=data.validated_data["ply"],
+                                               action=data.validated_data["action"], user=request.user,
+                                               held_seats=held)
         fresh = selectors.get_match(match.pk)
         body = selectors.match_view(fresh, outcome.state, seat)
         body["replayed"] = outcome.replayed
@@ -164,9 +159,9 @@ class MatchReplayAPI(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request, pk, n):
         match = _match_or_404(pk)
-        seat = selectors.viewer_seat(match, user=request.user, session=request.session,
+        seat = permissions.viewer_seat(match, user=request.user, session=request.session,
                                      requested=_seat_param(request))
-        if seat is None and not selectors.can_watch(request.user, match):
+        if seat is None and not permissions.can_watch(request.user, match):
             raise Http404("No such match.")
         if n > match.ply:
             return Response({"detail": f"the match has {match.ply} plies"}, status=status.HTTP_404_NOT_FOUND)

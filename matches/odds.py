@@ -36,10 +36,13 @@ from django.db import transaction
 
 from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
+from league.advancement import match_outcome
 from league.brackets import resolve_slot_source
 from league.models import Entry, Fixture, Result, Tournament
 from league.standings import PointsSystem, StandingEntry, compute_standings
+from matches import workers
 from matches.models import QualificationOdds, ScoreModel
+from matches.services import result_from_outcome
 
 # The 40 pool results of Rugby World Cup 2023 as (home points, home tries, away points, away tries):
 # the prior of a tournament played on real pitches before it has results of its own.
@@ -80,8 +83,6 @@ def engine_samples(ruleset: str, options: dict | None, home_level: str, away_lev
 
     The matches are seeded from the rule set and levels alone, so every site fits the same model.
     """
-    from matches.services import result_from_outcome
-
     options = dict(options or {})
     key = _options_key(ruleset, options)
     stored = ScoreModel.objects.filter(ruleset=ruleset, rules_version=key, home_level=home_level,
@@ -144,8 +145,6 @@ def _level(entry: Entry) -> str:
 
 def odds_problem(tournament: Tournament) -> OddsProblem:
     """Read a tournament's entries, fixtures and results (four queries)."""
-    from league.advancement import match_outcome
-
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team", "pool"))
     by_id = {e.pk: e for e in entries}
     pools: dict[str, list[StandingEntry]] = defaultdict(list)
@@ -406,14 +405,17 @@ def odds_refresh(*, tournament_id: int, version: int | None = None, runs: int | 
 
 
 def odds_after_result(tournament_id: int) -> None:
-    """Queue a debounced odds computation (called when a result changes, after the commit)."""
-    from matches.tasks import compute_odds
-
+    """Queue a debounced odds computation: the listener of ``league.hooks.on_results_changed`` (registered by
+    ``MatchesConfig.ready``), called after the commit of a result change, when the setting
+    ``ODDS_AFTER_RESULT`` is on."""
+    if not getattr(settings, "ODDS_AFTER_RESULT", True):
+        return
     version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     # One task per version of the tournament (a CSV import of 40 results commits once, but says so 40 times).
     if version is None or not cache.add(f"matches:odds-queued:{tournament_id}:{version}", 1, 600):
         return
-    compute_odds.apply_async((tournament_id, version), countdown=float(getattr(settings, "ODDS_DELAY", 3)))
+    workers.task("compute_odds").apply_async((tournament_id, version),
+                                             countdown=float(getattr(settings, "ODDS_DELAY", 3)))
 
 
 # ---- reads for the pages -------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Reads for online play: who holds which seat, who may watch or manage, and the views pages show."""
+"""Reads for online play: matches with what their pages need, the view a seat (or a spectator) gets, the live
+matches of a tournament. Who holds a seat and who may watch is ``matches.permissions``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,6 @@ from django.db.models import Prefetch, QuerySet
 from engine.core import SEAT_NAMES, GameState
 from matches.models import Match, MatchSeat
 
-# Session keys: seats held through a join code, entries held through a pass code.
-SESSION_SEATS = "matches.seats"
-SESSION_ENTRIES = "matches.entries"
 # How many commentary lines a page shows (the API gives any range with ?events_from=).
 RECENT_EVENTS = 40
 
@@ -35,53 +33,6 @@ def get_match_version(pk) -> Match:
         "id", "ply", "status", "updated_at", "created_by_id", "fixture__id", "fixture__tournament__id",
         "fixture__tournament__status", "fixture__tournament__visibility").prefetch_related(
         Prefetch("seats", queryset=MatchSeat.objects.select_related("entry"))).get(pk=pk)
-
-
-def seats_held(match: Match, *, user=None, session=None) -> set[int]:
-    """The seat numbers the caller holds: by account, as the entry's player, or by code in the session."""
-    held = set()
-    signed_in = user is not None and user.is_authenticated
-    session_seats = set(session.get(SESSION_SEATS, [])) if session is not None else set()
-    session_entries = set(session.get(SESSION_ENTRIES, [])) if session is not None else set()
-    for seat in match.seats.all():
-        if seat.kind == MatchSeat.Kind.COMPUTER:
-            continue
-        by_account = signed_in and (seat.user_id == user.pk
-                                    or (seat.entry_id is not None and seat.entry.player_id == user.pk))
-        by_code = seat.pk in session_seats or (seat.entry_id is not None and seat.entry_id in session_entries)
-        if by_account or by_code:
-            held.add(seat.seat)
-    return held
-
-
-def viewer_seat(match: Match, *, user=None, session=None, requested: int | None = None) -> int | None:
-    """The seat whose view the caller gets: the one asked for if held, else the first held, else None."""
-    held = seats_held(match, user=user, session=session)
-    if requested is not None and requested in held:
-        return requested
-    return min(held) if held else None
-
-
-def can_watch(user, match: Match) -> bool:
-    """Spectators: anyone for a friendly (the link is the key) or a match of a tournament they may view."""
-    if match.fixture_id is None:
-        return True
-    from league.permissions import can_view_tournament
-
-    return can_view_tournament(user, match.fixture.tournament)
-
-
-def can_manage(user, match: Match) -> bool:
-    """Organisers of the fixture's tournament; for a friendly, its creator. Superusers always."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    if match.fixture_id is None:
-        return match.created_by_id == user.pk
-    from league.permissions import can_edit_tournament
-
-    return can_edit_tournament(user, match.fixture.tournament)
 
 
 def match_etag(match: Match, seat: int | None) -> str:
@@ -158,20 +109,3 @@ def live_matches(tournament) -> QuerySet:
     """Live matches of a tournament, most recently active first (for the "live now" list)."""
     return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.LIVE).order_by(
         "-updated_at")
-
-
-# ---- simulation and odds (issue 8; the code lives in matches/simulation.py and matches/odds.py) -------------
-
-
-def simulation_progress(tournament) -> dict | None:
-    """The latest simulation run's progress (``done``, ``total``, ``state``...) for the pages, or None."""
-    from matches.simulation import simulation_progress as progress
-
-    return progress(tournament)
-
-
-def tournament_odds(tournament) -> dict | None:
-    """The stored qualification odds in the form the standings partial shows, or None."""
-    from matches.odds import tournament_odds as odds
-
-    return odds(tournament)

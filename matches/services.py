@@ -19,8 +19,12 @@ from django.utils import timezone
 from engine import derive_seed, get_ruleset, get_spec, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
 from engine.players import choose_action, make_player
-from league.services import ruleset_options_validate
+from league.errors import DomainError
+from league.models import Fixture, Result
+from league.rulesets import ruleset_options_validate
+from league.services import result_record
 from matches.models import EntryPass, Match, MatchAction, MatchSeat
+from matches.permissions import can_manage, seats_held
 
 logger = logging.getLogger(__name__)
 
@@ -29,19 +33,19 @@ logger = logging.getLogger(__name__)
 MAX_COMPUTER_MOVES = 100_000
 
 
-class MatchError(Exception):
-    """A refused request, with the HTTP status the API answers and, for illegal actions, the legal ones."""
+class MatchError(DomainError):
+    """A refused move or match request: a domain error (``code`` invalid, forbidden or conflict) with a finer
+    ``reason`` for clients (``illegal``, ``not_your_seat``, ``not_your_turn``, ``stale_ply``, ``over``) and,
+    for an illegal action, the legal ones (``legal``, also in ``data["legal_actions"]``)."""
 
-    status = 400
-
-    def __init__(self, message: str, *, status: int | None = None, legal: list[str] | None = None,
-                 code: str = "invalid"):
-        super().__init__(message)
+    def __init__(self, message: str, *, code: str = "invalid", reason: str = "", legal: list[str] | None = None,
+                 data: dict | None = None):
+        data = dict(data or {})
+        if legal:
+            data["legal_actions"] = legal
+        super().__init__(message, code=code, reason=reason or code, data=data)
         self.message = message
-        if status is not None:
-            self.status = status
         self.legal = legal or []
-        self.code = code
 
 
 @dataclass
@@ -141,9 +145,6 @@ def _finish(match: Match, state: GameState, user) -> None:
     match.outcome = outcome.to_dict()
     if match.fixture_id is None:
         return
-    from league.models import Result
-    from league.services import result_record
-
     fixture = match.fixture
     if Result.objects.filter(fixture=fixture).exists():
         # An organiser entered a result by hand while the match was on: theirs stands.
@@ -202,7 +203,7 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     try:
         cls = get_ruleset(ruleset)
     except KeyError as exc:
-        raise ValidationError(str(exc).strip("'\""))
+        raise DomainError(str(exc).strip("'\""))
     options = dict(options or {})
     if fixture is not None and fixture.stage == "knockout":
         # A knockout match must produce a winner: the rule set's own way (extra time) is switched on.
@@ -233,8 +234,6 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     Seats follow the entries: an entry with a player (an account or just a name) is a person's seat,
     joined with the seat's code or the entry's pass; otherwise the computer plays it at the entry's level.
     """
-    from league.models import Fixture, Result
-
     fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
         "tournament", "home__team", "away__team", "home__player", "away__player").get(pk=fixture.pk)
     existing = Match.objects.filter(fixture=fixture).first()
@@ -247,12 +246,12 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
         existing.save(update_fields=["outcome", "fixture", "updated_at"])
     tournament = fixture.tournament
     if not tournament.spec.playable:
-        raise ValidationError("This tournament's matches are played on a real pitch or board, not online.")
+        raise DomainError("This tournament's matches are played on a real pitch or board, not online.")
     solo = tournament.spec.solo
     if fixture.home_id is None or (fixture.away_id is None and not solo):
-        raise ValidationError("Both teams of the fixture must be known before its match can start.")
+        raise DomainError("Both teams of the fixture must be known before its match can start.")
     if Result.objects.filter(fixture=fixture).exists():
-        raise ValidationError("This fixture already has a result.")
+        raise DomainError("This fixture already has a result.")
     merged = {**(tournament.ruleset_options or {}), **(options or {})}
     seats = [_seat_from_entry(fixture.home), _seat_from_entry(fixture.away) if fixture.away_id else None]
     for entry in (fixture.home, fixture.away):
@@ -275,11 +274,11 @@ def _seat_spec(spec, user) -> dict:
     if isinstance(spec, str) and spec.startswith("computer"):
         level = spec.partition(":")[2] or "aware"
         if level not in MatchSeat.Level.values:
-            raise ValidationError(f"unknown computer level {level!r}")
+            raise DomainError(f"unknown computer level {level!r}")
         return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": level}
     if hasattr(spec, "pk"):
         return {"kind": MatchSeat.Kind.PERSON, "user": spec}
-    raise ValidationError(f"unknown seat {spec!r}: use me, open, computer:aware or computer:random")
+    raise DomainError(f"unknown seat {spec!r}: use me, open, computer:aware or computer:random")
 
 
 @transaction.atomic
@@ -328,8 +327,8 @@ def match_submit_action(*, match: Match, seat: int, ply: int, action: str, user=
                            rebase_simultaneous=rebase_simultaneous)
     except IntegrityError:
         # Another request took this ply between our check and our insert (only possible without row locks).
-        raise MatchError(f"ply {ply} was just played by someone else; reload and try again", status=409,
-                         code="stale_ply")
+        raise MatchError(f"ply {ply} was just played by someone else; reload and try again", code="conflict",
+                         reason="stale_ply", data={"next_ply": Match.objects.get(pk=match.pk).ply + 1})
 
 
 def _simultaneous_rebase_ok(match: Match, seat: int, ply: int, later: list[tuple[int, int, str]]) -> bool:
@@ -344,14 +343,12 @@ def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=F
     match = _lock(match)
     seats = _seats_by_number(match)
     if seat not in seats:
-        raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}", status=400)
+        raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")
     if held_seats is None:
-        from matches.selectors import seats_held
-
         held_seats = seats_held(match, user=user, session=None)
     if seat not in held_seats or seats[seat].kind == MatchSeat.Kind.COMPUTER:
-        raise MatchError(f"you do not hold the {SEAT_NAMES[seat]} seat of this match", status=403,
-                         code="not_your_seat")
+        raise MatchError(f"you do not hold the {SEAT_NAMES[seat]} seat of this match", code="forbidden",
+                         reason="not_your_seat")
     if ply <= match.ply:
         later = list(MatchAction.objects.filter(match=match, ply__gte=ply).order_by("ply").values_list(
             "ply", "seat", "action"))
@@ -364,22 +361,24 @@ def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=F
             # A retry of a request that was moved past the other side's blind choice.
             return SubmitOutcome(match=match, state=match_state(match), replayed=True)
         if not (rebase_simultaneous and _simultaneous_rebase_ok(match, seat, ply, later)):
-            raise MatchError(f"ply {ply} has already been played; the next ply is {match.ply + 1}", status=409,
-                             code="stale_ply")
+            raise MatchError(f"ply {ply} has already been played; the next ply is {match.ply + 1}",
+                             code="conflict", reason="stale_ply", data={"next_ply": match.ply + 1})
         ply = match.ply + 1
     if ply != match.ply + 1:
-        raise MatchError(f"ply {ply} is not the next ply; the next ply is {match.ply + 1}", status=409,
-                         code="stale_ply")
+        raise MatchError(f"ply {ply} is not the next ply; the next ply is {match.ply + 1}", code="conflict",
+                         reason="stale_ply", data={"next_ply": match.ply + 1})
     if match.status != Match.Status.LIVE:
-        raise MatchError(f"the match is {match.get_status_display().lower()}", status=409, code="over")
+        raise MatchError(f"the match is {match.get_status_display().lower()}", code="conflict", reason="over",
+                         data={"next_ply": match.ply + 1})
     state = match_state(match)
     acting = state.to_act()
     if seat not in acting:
         who = " and ".join(SEAT_NAMES[s] for s in acting) or "nobody"
-        raise MatchError(f"it is not your turn ({who} to act)", status=409, code="not_your_turn")
+        raise MatchError(f"it is not your turn ({who} to act)", code="conflict", reason="not_your_turn",
+                         data={"next_ply": match.ply + 1})
     legal = state.legal_actions(seat)
     if action not in legal:
-        raise MatchError(f"{action!r} is not a legal action now", status=400, legal=legal, code="illegal")
+        raise MatchError(f"{action!r} is not a legal action now", reason="illegal", legal=legal)
     state.apply(seat, action)
     MatchAction.objects.create(match=match, ply=ply, seat=seat, action=action,
                                user=user if user is not None and user.is_authenticated else None)
@@ -392,18 +391,16 @@ def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=F
 @transaction.atomic
 def match_replace_seat_with_computer(*, match: Match, seat: int, user, level: str = "aware") -> Match:
     """The organiser hands a seat to the computer (a player left); it moves at once if it is to act."""
-    from matches.selectors import can_manage
-
     match = _lock(match)
     if not can_manage(user, match):
-        raise MatchError("only the organisers may replace a player", status=403, code="forbidden")
+        raise MatchError("only the organisers may replace a player", code="forbidden")
     if level not in MatchSeat.Level.values:
         raise MatchError(f"unknown computer level {level!r}")
     seats = _seats_by_number(match)
     if seat not in seats:
         raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")
     if match.status != Match.Status.LIVE:
-        raise MatchError("the match is over", status=409, code="over")
+        raise MatchError("the match is over", code="conflict", reason="over")
     target = seats[seat]
     target.kind = MatchSeat.Kind.COMPUTER
     target.computer_level = level
@@ -418,18 +415,14 @@ def match_replace_seat_with_computer(*, match: Match, seat: int, user, level: st
 @transaction.atomic
 def match_abandon(*, match: Match, user) -> Match:
     """The organiser stops a match; the fixture goes back to scheduled (no result is written)."""
-    from matches.selectors import can_manage
-
     match = _lock(match)
     if not can_manage(user, match):
-        raise MatchError("only the organisers may abandon a match", status=403, code="forbidden")
+        raise MatchError("only the organisers may abandon a match", code="forbidden")
     if match.status != Match.Status.LIVE:
-        raise MatchError("the match is over", status=409, code="over")
+        raise MatchError("the match is over", code="conflict", reason="over")
     match.status = Match.Status.ABANDONED
     match.save(update_fields=["status", "updated_at"])
     if match.fixture_id:
-        from league.models import Fixture
-
         Fixture.objects.filter(pk=match.fixture_id, status=Fixture.Status.LIVE).update(
             status=Fixture.Status.SCHEDULED)
     return match
@@ -457,10 +450,3 @@ def seat_join(*, seat: MatchSeat, user=None) -> MatchSeat:
 def entry_pass_for(entry) -> EntryPass:
     """The entry's pass code (created on first use)."""
     return EntryPass.objects.get_or_create(entry=entry)[0]
-
-
-def simulation_start(*, tournament, stage: str = "all", user=None, seed=None):
-    """Start simulating a tournament's remaining fixtures on the workers (see ``matches.simulation``)."""
-    from matches.simulation import simulation_start as start
-
-    return start(tournament=tournament, stage=stage, user=user, seed=seed)

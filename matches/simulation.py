@@ -33,10 +33,10 @@ end is decided by the tries scored, then a kicking competition (a coin drawn fro
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.db.models.functions import Greatest
@@ -44,8 +44,12 @@ from django.utils import timezone
 
 from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
+from league.errors import Conflict, DomainError
 from league.models import Fixture, Result, Tournament
+from league.services import result_record
+from matches import workers
 from matches.models import Match, MatchAction, MatchSeat, SimulationRun
+from matches.odds import manual_samples
 from matches.services import fixture_team_names, result_from_outcome
 
 logger = logging.getLogger(__name__)
@@ -133,7 +137,7 @@ def _check_simulable(tournament: Tournament) -> None:
     try:
         get_ruleset(tournament.ruleset)
     except KeyError as exc:
-        raise ValidationError(str(exc).strip("'\""))
+        raise DomainError(str(exc).strip("'\""), reason="not_simulable")
 
 
 def _parse_seed(seed) -> int:
@@ -142,9 +146,9 @@ def _parse_seed(seed) -> int:
     try:
         value = int(seed)
     except (TypeError, ValueError):
-        raise ValidationError({"seed": [f"The seed must be a whole number, not {seed!r}."]})
+        raise DomainError({"seed": [f"The seed must be a whole number, not {seed!r}."]}, reason="bad_seed")
     if not 0 <= value <= SEED_MASK:
-        raise ValidationError({"seed": [f"The seed must be between 0 and {SEED_MASK}."]})
+        raise DomainError({"seed": [f"The seed must be between 0 and {SEED_MASK}."]}, reason="bad_seed")
     return value
 
 
@@ -159,27 +163,30 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
     _check_simulable(tournament)
     if fixture is not None:
         if fixture.tournament_id != tournament.pk:
-            raise ValidationError("That fixture is not in this tournament.")
+            raise DomainError("That fixture is not in this tournament.", reason="bad_scope")
         stage = SimulationRun.Stage.FIXTURE
     elif round_number is not None:
         stage = SimulationRun.Stage.ROUND
     elif stage not in STAGES:
-        raise ValidationError({"stage": [f"Unknown stage {stage!r}: use pools, knockout or all."]})
+        raise DomainError({"stage": [f"Unknown stage {stage!r}: use pools, knockout or all."]}, reason="bad_scope")
     if SimulationRun.objects.filter(tournament=tournament, status=SimulationRun.Status.RUNNING).exists():
-        raise ValidationError("A simulation of this tournament is already running: wait for it to finish.")
+        raise Conflict("A simulation of this tournament is already running: wait for it to finish.",
+                       reason="already_running")
     run = SimulationRun(tournament=tournament, seed=_parse_seed(seed), stage=stage, fixture=fixture,
                         round_number=round_number, created_by=user if getattr(user, "is_authenticated", False)
                         else None)
     counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
         total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
     if counts["total"] == 0:
-        raise ValidationError("There is nothing to simulate: this part of the tournament has no fixtures.")
+        raise DomainError("There is nothing to simulate: this part of the tournament has no fixtures.",
+                          reason="nothing_to_simulate")
     if counts["done"] == counts["total"]:
-        raise ValidationError("Every fixture of this part of the tournament already has a result.")
+        raise DomainError("Every fixture of this part of the tournament already has a result.",
+                          reason="nothing_to_simulate")
     run.total, run.done = counts["total"], counts["done"]
     if not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists():
-        raise ValidationError("No fixture can be played yet: their teams are not known (finish the pools first) "
-                              "or they are being played by people.")
+        raise DomainError("No fixture can be played yet: their teams are not known (finish the pools first) "
+                          "or they are being played by people.", reason="not_ready")
     run.save()
     return run
 
@@ -195,10 +202,8 @@ def simulation_start(*, tournament: Tournament, stage: str = "all", user=None, s
 
 
 def _queue_run(run: SimulationRun) -> None:
-    from matches import tasks
-
     try:
-        tasks.simulate_run.delay(run.pk)
+        workers.task("simulate_run").delay(run.pk)
     except Exception as exc:  # the broker is down: say so on the progress bar rather than fail the page
         logger.exception("could not queue simulation run %s", run.pk)
         run_fail(run.pk, f"The simulation could not be queued for the workers ({exc}). Is the broker running?")
@@ -272,7 +277,7 @@ def play_fixture(fixture: Fixture, seed: int):
         state = new_game(tournament.ruleset, seed=seed, options=options)
     except ValueError as exc:
         # Options written around the validating services: a clear failure on the progress bar, not a crash.
-        raise ValidationError(f"The tournament's rule set options are refused by the engine: {exc}")
+        raise DomainError(f"The tournament's rule set options are refused by the engine: {exc}")
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
     players = {s: make_player(tournament.ruleset, levels[s]) for s in cls.spec.person_seats}
     play_match(state, players)
@@ -339,8 +344,6 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
         winner = None
         if mapped["winner_seat"] is not None:
             winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
-        from league.services import result_record
-
         try:
             with transaction.atomic():
                 result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
@@ -359,10 +362,6 @@ def _manual_scores(fixture: Fixture, seed: int) -> dict:
     """A score for a fixture of a tournament played on real pitches: one drawn (with the fixture's seed)
     from the odds' rugby score model -- the Rugby World Cup 2023 pool results, or the tournament's own
     results once it has enough (see ``matches.odds``). No match record: no engine played it."""
-    import random
-
-    from matches.odds import manual_samples
-
     samples = manual_samples(fixture.tournament)
     hp, ht, ap, at = random.Random(seed).choice(samples)
     winner = None if hp == ap else (0 if hp > ap else 1)

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from league.models import Tournament
-from league.permissions import can_view_tournament
+from league.permissions import tournament_for
 from matches import odds, simulation
-
-
-def _tournament(request, slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None or not can_view_tournament(request.user, tournament):
-        raise Http404("No such tournament.")
-    return tournament
 
 
 @require_GET
 def simulation_progress(request, slug):
     """The progress bar partial; polled by htmx every second while the run goes on."""
-    progress = simulation.simulation_progress(_tournament(request, slug))
+    progress = simulation.simulation_progress(tournament_for(request.user, slug))
     response = render(request, "matches/_simulation_progress.html", {"progress": progress})
     if request.GET.get("was") == "running" and progress and progress["status"] != "running":
         # The run just ended: reload the page once so the tables and bracket show the new results.
@@ -33,4 +24,4 @@ def simulation_progress(request, slug):
 @require_GET
 def odds_partial(request, slug):
     """The odds table partial (the standings page includes the same template)."""
-    return render(request, "matches/_odds.html", {"odds": odds.tournament_odds(_tournament(request, slug))})
+    return render(request, "matches/_odds.html", {"odds": odds.tournament_odds(tournament_for(request.user, slug))})

@@ -16,7 +16,7 @@ from celery.signals import task_postrun, task_prerun, worker_ready
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from matches import simulation
+from matches import odds, simulation, workers
 from matches.models import SimulationRun
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,7 @@ def _send(run_id: int):
     return send
 
 
+@workers.register
 @shared_task(**RELIABLE)
 def simulate_run(run_id: int, again: bool = False) -> int:
     """Start (or, with ``again``, resume) a run: queue every fixture of its scope that is ready."""
@@ -48,6 +49,7 @@ def simulate_run(run_id: int, again: bool = False) -> int:
     return len(ids)
 
 
+@workers.register
 @shared_task(**RELIABLE)
 def simulate_fixture(run_id: int, fixture_id: int) -> str:
     """Play one fixture of a run, then queue the fixtures its result made ready (the next stage)."""
@@ -72,11 +74,10 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
     return outcome.status
 
 
+@workers.register
 @shared_task(**RELIABLE)
 def compute_odds(tournament_id: int, version: int | None = None, runs: int | None = None) -> str:
     """Recompute a tournament's qualification odds, unless a newer result came in (debounce by version)."""
-    from matches import odds
-
     return odds.odds_refresh(tournament_id=tournament_id, version=version, runs=runs)
 
 

@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
@@ -29,7 +30,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from engine import get_ruleset, rulesets
-from matches import boards, selectors, services
+from league.errors import error_text
+from league.models import Fixture
+from league.permissions import tournament_for
+from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchSeat, normalise_code
 
@@ -97,10 +101,10 @@ def _sign_in_with(request, found) -> str:
     if isinstance(found, MatchSeat):
         if found.kind == MatchSeat.Kind.COMPUTER:
             raise PermissionDenied("This seat is played by the computer now.")
-        _remember(request, selectors.SESSION_SEATS, found.pk)
+        _remember(request, permissions.SESSION_SEATS, found.pk)
         services.seat_join(seat=found, user=request.user)
         return f"/matches/{found.match_id}/"
-    _remember(request, selectors.SESSION_ENTRIES, found.entry_id)
+    _remember(request, permissions.SESSION_ENTRIES, found.entry_id)
     live = Match.objects.filter(seats__entry_id=found.entry_id, status=Match.Status.LIVE).order_by("-id").first()
     if live is not None:
         for seat in live.seats.filter(entry_id=found.entry_id):
@@ -143,11 +147,9 @@ def join_code(request, code):
 
 def my_matches(request):
     """The live matches of the seats and entries this browser holds."""
-    seat_ids = request.session.get(selectors.SESSION_SEATS, [])
-    entry_ids = request.session.get(selectors.SESSION_ENTRIES, [])
+    seat_ids = request.session.get(permissions.SESSION_SEATS, [])
+    entry_ids = request.session.get(permissions.SESSION_ENTRIES, [])
     qs = selectors.match_queryset().filter(status=Match.Status.LIVE)
-    from django.db.models import Q
-
     cond = Q(seats__pk__in=seat_ids) | Q(seats__entry_id__in=entry_ids)
     if request.user.is_authenticated:
         cond |= Q(seats__user=request.user) | Q(seats__entry__player=request.user)
@@ -176,7 +178,7 @@ def _live_context(request, match: Match, seat: int | None, *, spectator: bool, e
         "buttons": boards.action_buttons(match.ruleset, data["legal_actions"]),
         "waiting_for": " and ".join(s["name"] + (" (computer)" if s["kind"] == "computer" else "")
                                     for s in data["seats"] if s["seat"] in data["to_act"]),
-        "can_manage": selectors.can_manage(request.user, match),
+        "can_manage": permissions.can_manage(request.user, match),
         "poll": match.status == Match.Status.LIVE,
     }
 
@@ -185,12 +187,12 @@ def _seat_for(request, match: Match, spectator: bool) -> int | None:
     if spectator:
         return None
     requested = request.GET.get("seat")
-    return selectors.viewer_seat(match, user=request.user, session=request.session,
+    return permissions.viewer_seat(match, user=request.user, session=request.session,
                                  requested=int(requested) if requested in ("0", "1") else None)
 
 
 def _check_watch(request, match: Match, seat: int | None) -> None:
-    if seat is None and not selectors.can_watch(request.user, match):
+    if seat is None and not permissions.can_watch(request.user, match):
         raise Http404("No such match.")
 
 
@@ -239,7 +241,7 @@ def board(request, pk):
 def act(request, pk):
     """A move from the page's buttons: calls the move service; htmx gets the fresh fragment back."""
     match = _match_or_404(pk)
-    held = selectors.seats_held(match, user=request.user, session=request.session)
+    held = permissions.seats_held(match, user=request.user, session=request.session)
     error = ""
     state = None
     seat = None
@@ -251,15 +253,15 @@ def act(request, pk):
         state = result.state
     except services.MatchError as exc:
         error = exc.message
-        if exc.status == 409 and exc.code == "stale_ply":
+        if exc.reason == "stale_ply":
             error = "The match moved on before your move arrived (your opponent was quicker): choose again."
-        if exc.status == 403 and not held:
+        if exc.code == "forbidden" and not held:
             raise PermissionDenied(exc.message)
     except ValueError:
         error = "That move could not be read."
     match = _match_or_404(pk)
     if seat not in held:
-        seat = selectors.viewer_seat(match, user=request.user, session=request.session)
+        seat = permissions.viewer_seat(match, user=request.user, session=request.session)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -304,7 +306,7 @@ def replay(request, pk):
 def manage(request, pk):
     """Organiser page: the seats' join codes and links, replace a seat by the computer, abandon."""
     match = _match_or_404(pk)
-    if not selectors.can_manage(request.user, match):
+    if not permissions.can_manage(request.user, match):
         raise Http404("No such match.")
     if request.method == "POST":
         try:
@@ -318,8 +320,8 @@ def manage(request, pk):
                 messages.success(request, "The match was abandoned; the fixture is scheduled again.")
             else:
                 messages.error(request, "Choose what to do: give a seat to the computer, or abandon the match.")
-        except (services.MatchError, ValueError) as exc:
-            messages.error(request, str(exc))
+        except (ValidationError, ValueError) as exc:
+            messages.error(request, error_text(exc))
         return redirect("matches:manage", pk=match.pk)
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
@@ -332,17 +334,12 @@ def manage(request, pk):
 @login_required
 def start_fixture(request, fixture_pk):
     """Organiser starts (or opens) the online match of a fixture."""
-    from league.models import Fixture
-
     fixture = get_object_or_404(Fixture.objects.select_related("tournament"), pk=fixture_pk)
-    from league.permissions import can_edit_tournament
-
-    if not can_edit_tournament(request.user, fixture.tournament):
-        raise PermissionDenied("Only the organisers may start a match.")
+    tournament_for(request.user, fixture.tournament.slug, edit=True)
     try:
         match = services.match_start_for_fixture(fixture=fixture, user=request.user)
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        messages.error(request, error_text(exc))
         target = request.POST.get("next") or "/"
         if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
             target = "/"
@@ -352,12 +349,7 @@ def start_fixture(request, fixture_pk):
 
 def tournament_passes(request, slug):
     """Organiser's printable sheet of every person entry's pass code and link."""
-    from league.models import Tournament
-    from league.permissions import can_edit_tournament
-
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_edit_tournament(request.user, tournament):
-        raise Http404("No such tournament.")
+    tournament = tournament_for(request.user, slug, edit=True)
     entries = list(tournament.entries.select_related("team", "player", "pass_code").order_by("team__name"))
     rows = []
     for entry in entries:
@@ -377,7 +369,7 @@ def new_friendly(request):
                                                    home=form.cleaned_data["home"], away=form.cleaned_data["away"],
                                                    options=form.cleaned_options())
         except ValidationError as exc:
-            form.add_error(None, " ".join(exc.messages))
+            form.add_error(None, error_text(exc))
         else:
             return redirect("matches:manage", pk=match.pk)
     return render(request, "matches/new.html", {"form": form})
@@ -385,11 +377,6 @@ def new_friendly(request):
 
 def live_now(request, slug):
     """The "live now" fragment for a tournament page (also available as the ``live_now`` template tag)."""
-    from league.models import Tournament
-    from league.permissions import can_view_tournament
-
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_view_tournament(request.user, tournament):
-        raise Http404("No such tournament.")
+    tournament = tournament_for(request.user, slug)
     return render(request, "matches/_live_now.html", {"live_matches": list(selectors.live_matches(tournament)[:20]),
                                                       "tournament": tournament, "poll": True})

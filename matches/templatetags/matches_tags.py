@@ -3,6 +3,7 @@
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
+from league.permissions import can_edit_tournament
 from matches import selectors
 
 register = template.Library()
@@ -20,8 +21,6 @@ def fixture_match(context, fixture):
 
     Uses ``fixture.match`` (select_related("match") avoids a query per fixture in lists).
     """
-    from league.permissions import can_edit_tournament
-
     request = context.get("request")
     user = getattr(request, "user", None)
     try:

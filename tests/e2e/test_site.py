@@ -219,7 +219,7 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
 
     from league import services
     from league.models import Fixture
-    from league.presets import preset_run
+    from league.services import tournament_create_from_preset as preset_run
 
     user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
     tournament = preset_run("rwc2023", name="RWC 2023", slug="rwc", user=user)
@@ -346,7 +346,7 @@ def test_printed_fixture_list_and_score_sheets_have_one_page_per_round(browser, 
     import datetime as dt
     import re
 
-    from league.presets import preset_run
+    from league.services import tournament_create_from_preset as preset_run
 
     user = django_user_model.objects.create_user(username="printer", password="pw-printer-1")
     tournament = preset_run("rwc2023", name="Printed Cup", slug="printed", user=user, start_date=dt.date(2026, 9, 8))

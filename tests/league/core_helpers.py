@@ -2,18 +2,18 @@
 
 from datetime import date
 
-from league import presets
+from league.services import tournament_create_from_preset as preset_run
 
 
 def make_four_team_league():
     """A World Rugby points league of FRA, NZL, ITA, URU (single round robin, 6 fixtures)."""
-    return presets.preset_run("league", name="Four nations", slug="four", teams=["FRA", "NZL", "ITA", "URU"],
+    return preset_run("league", name="Four nations", slug="four", teams=["FRA", "NZL", "ITA", "URU"],
                               start_date=date(2026, 9, 5), venues=["Pitch 1"])
 
 
 def make_rwc():
     """The rwc2023 preset: 20 nations, pools A-D, 40 pool fixtures."""
-    return presets.preset_run("rwc2023", name="RWC 2023", slug="rwc", start_date=date(2023, 9, 8))
+    return preset_run("rwc2023", name="RWC 2023", slug="rwc", start_date=date(2023, 9, 8))
 
 
 def fixture_between(tournament, home_code, away_code):

@@ -340,7 +340,7 @@ def test_tournament_actions_publish_and_hide(client, staff_organiser, two_cups):
 @pytest.mark.parametrize("page, bound", [("tournament", 18), ("pool", 11), ("fixture", 22)])
 def test_change_pages_run_a_fixed_number_of_queries(client, staff_organiser, django_assert_max_num_queries,
                                                     page, bound):
-    from league.presets import preset_run
+    from league.services import tournament_create_from_preset as preset_run
 
     small = make_tournament("small", user=staff_organiser, teams=("FRA", "NZL", "ITA"))
     large = preset_run("rwc2023", name="RWC", slug="rwc", user=staff_organiser)  # 20 entries, 4 pools, 40 fixtures

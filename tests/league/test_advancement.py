@@ -8,9 +8,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
-from league import formats, presets, services
+from league import services
 from league.format_selectors import bracket_for_tournament, solo_leaderboard, swiss_table
 from league.models import Entry, Fixture, Result, ResultChange, Tournament
+from league.services import tournament_create_from_preset as preset_run
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "rwc2023_pool_results.csv"
 SIX = ["FRA", "NZL", "IRE", "RSA", "ENG", "ARG"]
@@ -33,12 +34,12 @@ def win(fixture, *, home=True, **extra):
 
 @pytest.fixture
 def knockout6(db):
-    return presets.preset_run("single_elimination", name="Six", slug="six", teams=SIX, third_place=True)
+    return preset_run("single_elimination", name="Six", slug="six", teams=SIX, third_place=True)
 
 
 @pytest.fixture
 def rwc(db):
-    tournament = presets.preset_run("rwc2023", name="RWC 2023", slug="rwc", start_date=date(2023, 9, 8))
+    tournament = preset_run("rwc2023", name="RWC 2023", slug="rwc", start_date=date(2023, 9, 8))
     services.results_import_csv(tournament=tournament, file=DATA.read_bytes())
     return tournament
 
@@ -127,7 +128,7 @@ def test_correction_with_reset_of_later_rounds(knockout6, organiser):
     win(ko(knockout6, "SF1"))
     win(ko(knockout6, "SF2"))
     win(ko(knockout6, "F"))  # FRA champions
-    formats.result_correct(fixture=ko(knockout6, "QF1"), reset_later_rounds=True, home_score=10, away_score=24,
+    services.result_correct(fixture=ko(knockout6, "QF1"), reset_later_rounds=True, home_score=10, away_score=24,
                            home_tries=1, away_tries=3, user=organiser, reason="Wrong way round")
     sf1 = ko(knockout6, "SF1")
     assert codes(sf1) == ("FRA", "ENG")
@@ -146,7 +147,7 @@ def test_bracket_reset_from_deletes_later_results(knockout6, organiser):
     win(ko(knockout6, "QF2"))
     win(ko(knockout6, "SF1"))
     win(ko(knockout6, "SF2"))
-    deleted = formats.bracket_reset_from(fixture=ko(knockout6, "QF1"), user=organiser)
+    deleted = services.bracket_reset_from(fixture=ko(knockout6, "QF1"), user=organiser)
     assert deleted == ["SF1"]  # the bronze final and final were not played yet
     assert codes(ko(knockout6, "F")) == (None, "NZL")
     assert codes(ko(knockout6, "SF1")) == ("FRA", "RSA")  # QF1 itself stands
@@ -182,7 +183,7 @@ def test_pool_correction_refused_once_the_quarter_final_is_played(rwc):
 @pytest.fixture
 def two_pools(db):
     """8 teams in pools A and B (a fixed draw seed), top two into semi-finals; no results yet."""
-    return presets.preset_run("pools_knockout", name="Festival", slug="festival",
+    return preset_run("pools_knockout", name="Festival", slug="festival",
                               teams=["IRE", "FRA", "RSA", "NZL", "SCO", "ARG", "FIJ", "ENG"], pools=2,
                               draw_seed=2023)
 
@@ -199,7 +200,7 @@ def test_withdrawal_forfeits_remaining_fixtures_and_keeps_played_results(two_poo
     entry = Entry.objects.get(tournament=tournament, team__code="ARG")
     played, *remaining = sorted(pool_fixtures(tournament, "ARG"), key=lambda f: f.round_number)
     win(played, home=played.home_id == entry.pk)
-    counts = formats.entry_withdraw(entry=entry, keep_played_results=True, user=organiser)
+    counts = services.entry_withdraw(entry=entry, keep_played_results=True, user=organiser)
     assert counts == {"walkovers": len(remaining), "voided": 0}
     assert Result.objects.get(fixture=played).kind == Result.Kind.PLAYED
     for fixture in remaining:
@@ -210,14 +211,14 @@ def test_withdrawal_forfeits_remaining_fixtures_and_keeps_played_results(two_poo
         assert (result.home_tries, result.away_tries) == ((4, 0) if to_home else (0, 4))
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is not None
     with pytest.raises(ValidationError, match="already withdrawn"):
-        formats.entry_withdraw(entry=entry, keep_played_results=True)
+        services.entry_withdraw(entry=entry, keep_played_results=True)
 
 
 def test_withdrawal_can_void_played_pool_results(two_pools):
     entry = Entry.objects.get(tournament=two_pools, team__code="ARG")
     played, *remaining = sorted(pool_fixtures(two_pools, "ARG"), key=lambda f: f.round_number)
     win(played, home=played.home_id == entry.pk)
-    counts = formats.entry_withdraw(entry=entry, keep_played_results=False)
+    counts = services.entry_withdraw(entry=entry, keep_played_results=False)
     assert counts == {"walkovers": len(remaining), "voided": 1}
     played.refresh_from_db()
     assert played.status == Fixture.Status.CANCELLED and not Result.objects.filter(fixture=played).exists()
@@ -239,7 +240,7 @@ def test_withdrawn_team_qualifying_gives_its_knockout_place_to_the_opponent(two_
     # IRE win their first match, then withdraw (results kept); everyone else in the pool beats the rest.
     fixtures = sorted(pool_fixtures(two_pools, "IRE"), key=lambda f: f.round_number)
     win(fixtures[0], home=fixtures[0].home_id == entry.pk)
-    formats.entry_withdraw(entry=entry, keep_played_results=True)
+    services.entry_withdraw(entry=entry, keep_played_results=True)
     for fixture in Fixture.objects.filter(tournament=two_pools, stage=Fixture.Stage.POOL, result__isnull=True):
         win(fixture)
     semis = [ko(two_pools, "SF1"), ko(two_pools, "SF2")]
@@ -256,7 +257,7 @@ def test_withdrawn_team_qualifying_gives_its_knockout_place_to_the_opponent(two_
 
 def test_withdrawal_during_the_knockout_gives_the_match_to_the_opponent(knockout6):
     win(ko(knockout6, "QF1"))  # RSA into SF1 against FRA
-    formats.entry_withdraw(entry=Entry.objects.get(tournament=knockout6, team__code="FRA"),
+    services.entry_withdraw(entry=Entry.objects.get(tournament=knockout6, team__code="FRA"),
                            keep_played_results=True)
     sf1 = ko(knockout6, "SF1")
     result = Result.objects.get(fixture=sf1)
@@ -264,7 +265,7 @@ def test_withdrawal_during_the_knockout_gives_the_match_to_the_opponent(knockout
     assert (result.home_score, result.away_score) == (0, knockout6.walkover_score)
     assert codes(ko(knockout6, "F"))[0] == "RSA"
     # A team withdrawing before its opponent is known: the walkover comes when the slot fills.
-    formats.entry_withdraw(entry=Entry.objects.get(tournament=knockout6, team__code="NZL"),
+    services.entry_withdraw(entry=Entry.objects.get(tournament=knockout6, team__code="NZL"),
                            keep_played_results=True)
     assert not Result.objects.filter(fixture=ko(knockout6, "SF2")).exists()
     win(ko(knockout6, "QF2"))  # IRE through to face NZL, who withdrew
@@ -276,36 +277,36 @@ def test_withdrawal_during_the_knockout_gives_the_match_to_the_opponent(knockout
 # -- Draws on the database ---------------------------------------------------------------------------------
 
 def test_draw_pools_stores_its_seed_and_reruns_the_same(db):
-    t = presets.preset_run("pools_knockout", name="Draw", slug="draw", teams=SIX + ["WAL", "FIJ"], pools=2,
+    t = preset_run("pools_knockout", name="Draw", slug="draw", teams=SIX + ["WAL", "FIJ"], pools=2,
                            draw_seed=99)
     assert (t.draw_method, t.draw_seed) == ("seeded", 99)
     first = {e.team.code: e.pool.name for e in Entry.objects.filter(tournament=t).select_related("team", "pool")}
-    again = formats.draw_pools(tournament=t, method="seeded", pools=2, seed=99)
+    again = services.pools_draw(tournament=t, method="seeded", pools=2, seed=99)
     assert Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT).count() == 4  # remade: SF, BF, F
     assert {code: pool for pool, members in again.items() for code in members} == first
     # Bands: FRA and NZL (seeds 1-2) are in different pools.
     assert first["FRA"] != first["NZL"]
     win(Fixture.objects.filter(tournament=t, stage=Fixture.Stage.POOL).first())
     with pytest.raises(ValidationError, match="pool results"):
-        formats.draw_pools(tournament=t, method="random", pools=2)
+        services.pools_draw(tournament=t, method="random", pools=2)
 
 
 def test_manual_draw(db):
     t = services.tournament_create(name="Manual", slug="manual-draw", format=Tournament.Format.POOLS_KNOCKOUT)
     services.entries_add(tournament=t, teams=["FRA", "NZL", "IRE", "RSA"])
-    drawn = formats.draw_pools(tournament=t, method="manual", pools=["East", "West"],
+    drawn = services.pools_draw(tournament=t, method="manual", pools=["East", "West"],
                                assignment={"FRA": "East", "IRE": "East", "NZL": "West", "RSA": "West"})
     assert drawn == {"East": ["FRA", "IRE"], "West": ["NZL", "RSA"]}
     assert t.draw_seed is None and Fixture.objects.filter(tournament=t, stage=Fixture.Stage.POOL).count() == 2
     with pytest.raises(ValidationError, match="no pool given for RSA"):
-        formats.draw_pools(tournament=t, method="manual", pools=["East", "West"],
+        services.pools_draw(tournament=t, method="manual", pools=["East", "West"],
                            assignment={"FRA": "East", "IRE": "East", "NZL": "West"})
 
 
 # -- Cup / Plate / Bowl --------------------------------------------------------------------------------------
 
 def test_cup_plate_bowl_tiers_fill_from_pool_positions(db):
-    t = presets.preset_run("cup_plate", name="Sevens", slug="sevens", pools=2, draw_seed=7,
+    t = preset_run("cup_plate", name="Sevens", slug="sevens", pools=2, draw_seed=7,
                            teams=["FRA", "NZL", "IRE", "RSA", "ENG", "ARG", "WAL", "FIJ"])
     brackets = [b["name"] for b in bracket_for_tournament(t)["brackets"]]
     assert brackets == ["Cup", "Plate", "Bowl"]
@@ -323,7 +324,7 @@ def test_cup_plate_bowl_tiers_fill_from_pool_positions(db):
 
 def test_losers_of_cup_quarter_finals_drop_to_the_plate(db):
     teams = ["FRA", "NZL", "IRE", "RSA", "ENG", "ARG", "WAL", "FIJ", "AUS", "SCO", "ITA", "JPN"]
-    t = presets.preset_run("cup_plate", name="Sevens", slug="sevens-plate", pools=4, draw_seed=3,
+    t = preset_run("cup_plate", name="Sevens", slug="sevens-plate", pools=4, draw_seed=3,
                            teams=teams + ["GEO", "SAM", "TGA", "URU"], plate_from_cup_losers=True)
     assert [b["name"] for b in bracket_for_tournament(t)["brackets"]] == ["Cup", "Plate", "Bowl", "Shield"]
     for fixture in Fixture.objects.filter(tournament=t, stage=Fixture.Stage.POOL):
@@ -338,7 +339,7 @@ def test_losers_of_cup_quarter_finals_drop_to_the_plate(db):
 # -- Swiss -----------------------------------------------------------------------------------------------
 
 def test_swiss_rounds_pair_themselves_until_the_last(db):
-    t = presets.preset_run("swiss", name="Club night", slug="club-night", rounds=3,
+    t = preset_run("swiss", name="Club night", slug="club-night", rounds=3,
                            teams=["FRA", "NZL", "IRE", "RSA", "ENG"])
     seen_pairs, byes = set(), []
     for round_number in (1, 2, 3):
@@ -361,7 +362,7 @@ def test_swiss_rounds_pair_themselves_until_the_last(db):
 
 
 def test_swiss_round_one_pairs_by_seed_and_winners_meet(db):
-    t = presets.preset_run("swiss", name="Club", slug="club", rounds=2,
+    t = preset_run("swiss", name="Club", slug="club", rounds=2,
                            teams=["FRA", "NZL", "IRE", "RSA", "ENG", "ARG"])
     first = Fixture.objects.filter(tournament=t, round_number=1).select_related("home__team", "away__team")
     assert sorted(codes(f) for f in first) == [("ENG", "ARG"), ("FRA", "NZL"), ("IRE", "RSA")]
@@ -373,7 +374,7 @@ def test_swiss_round_one_pairs_by_seed_and_winners_meet(db):
 
 
 def test_swiss_correction_repairs_the_unplayed_next_round(db):
-    t = presets.preset_run("swiss", name="Club", slug="club2", rounds=2, teams=["FRA", "NZL", "IRE", "RSA"])
+    t = preset_run("swiss", name="Club", slug="club2", rounds=2, teams=["FRA", "NZL", "IRE", "RSA"])
     first = list(Fixture.objects.filter(tournament=t, round_number=1))
     for fixture in first:
         win(fixture)
@@ -386,7 +387,7 @@ def test_swiss_correction_repairs_the_unplayed_next_round(db):
 # -- Solo challenge ----------------------------------------------------------------------------------------
 
 def test_solo_leaderboard_ranks_by_margin_then_points(db):
-    t = presets.preset_run("solo", name="Solo", slug="solo", teams=["FRA", "NZL", "IRE", "RSA"], attempts=2)
+    t = preset_run("solo", name="Solo", slug="solo", teams=["FRA", "NZL", "IRE", "RSA"], attempts=2)
     fixtures = {(f.home.team.code, f.round_number): f
                 for f in Fixture.objects.filter(tournament=t).select_related("home__team")}
     assert len(fixtures) == 8
@@ -446,14 +447,14 @@ def test_a_match_being_played_is_not_changed_under_the_players(knockout6):
 
 
 def test_bracket_command_prints_swiss_and_solo_tables(db):
-    presets.preset_run("swiss", name="Club", slug="club-cli", rounds=1, teams=["FRA", "NZL", "IRE"])
+    preset_run("swiss", name="Club", slug="club-cli", rounds=1, teams=["FRA", "NZL", "IRE"])
     out = StringIO()
     call_command("bracket", "club-cli", stdout=out)
     assert "Swiss table" in out.getvalue() and "FRA" in out.getvalue()
     out = StringIO()
     call_command("bracket", "club-cli", "--format", "json", stdout=out)
     assert out.getvalue().strip() == "[]"
-    presets.preset_run("solo", name="Solo", slug="solo-cli", teams=["FRA", "NZL"])
+    preset_run("solo", name="Solo", slug="solo-cli", teams=["FRA", "NZL"])
     out = StringIO()
     call_command("bracket", "solo-cli", stdout=out)
     assert "leaderboard" in out.getvalue() and "no attempt yet" in out.getvalue()
@@ -463,8 +464,8 @@ def test_bad_draw_requests_are_clear_errors(db):
     t = services.tournament_create(name="Bad draw", slug="bad-draw", format=Tournament.Format.POOLS_KNOCKOUT)
     services.entries_add(tournament=t, teams=["FRA", "NZL", "IRE", "RSA"])
     with pytest.raises(ValidationError, match="at least one pool"):
-        formats.draw_pools(tournament=t, pools=0)
+        services.pools_draw(tournament=t, pools=0)
     with pytest.raises(ValidationError, match="too few"):
-        formats.draw_pools(tournament=t, pools=3)
+        services.pools_draw(tournament=t, pools=3)
     with pytest.raises(ValidationError, match="Unknown draw method"):
-        formats.draw_pools(tournament=t, method="hat", pools=2)
+        services.pools_draw(tournament=t, method="hat", pools=2)

@@ -37,8 +37,9 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from league import formats, presets
+from league import services
 from league.models import Entry, Fixture, Pool, Tournament
+from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches import simulation
 from matches.models import QualificationOdds
@@ -90,13 +91,13 @@ def world(organiser, django_user_model):
                           pools=2)
     played = list(Fixture.objects.filter(tournament=cup).order_by("round_number", "id")[:3])
     for index, fixture in enumerate(played):
-        formats.result_correct(fixture=fixture, home_score=24 + index, away_score=17, home_tries=3, away_tries=2,
+        services.result_correct(fixture=fixture, home_score=24 + index, away_score=17, home_tries=3, away_tries=2,
                                user=organiser)
-    knockout = presets.preset_run("single_elimination", name="Fuzz KO", slug="fuzz-ko", teams=["ENG", "JPN", "ARG"],
+    knockout = preset_run("single_elimination", name="Fuzz KO", slug="fuzz-ko", teams=["ENG", "JPN", "ARG"],
                                   user=organiser, start_date=date(2027, 4, 3))
-    swiss = presets.preset_run("swiss", name="Fuzz Swiss", slug="fuzz-swiss", teams=["WAL", "AUS", "FIJ", "GEO"],
+    swiss = preset_run("swiss", name="Fuzz Swiss", slug="fuzz-swiss", teams=["WAL", "AUS", "FIJ", "GEO"],
                                user=organiser, rounds=2)
-    solo = presets.preset_run("solo", name="Fuzz Solo", slug="fuzz-solo", teams=["POR", "SAM"], user=organiser)
+    solo = preset_run("solo", name="Fuzz Solo", slug="fuzz-solo", teams=["POR", "SAM"], user=organiser)
     draft = make_tournament("fuzz-draft", user=organiser, teams=("ROU", "CHI"), status=Tournament.Status.DRAFT)
     others = make_tournament("fuzz-others", user=stranger, teams=("NAM", "ENG"))
     own_team = make_team("GCB", "Grey College", user=organiser)

@@ -109,6 +109,6 @@ def test_format_tables_do_not_grow_with_rows(organiser, django_assert_max_num_qu
 
 
 def services_preset(preset, *, slug, teams, user):
-    from league.presets import preset_run
+    from league.services import tournament_create_from_preset as preset_run
 
     return preset_run(preset, name=slug, slug=slug, teams=list(teams), user=user)

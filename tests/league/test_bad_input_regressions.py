@@ -12,8 +12,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from league import cache as league_cache
-from league import forms, presets, services
+from league import forms, rulesets, services
 from league.models import Fixture, Result, Team, Tournament
+from league.services import tournament_create_from_preset as preset_run
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def api_as(user) -> APIClient:
 
 def test_patching_a_knockout_fixture_keeps_its_null_pool_in_the_answer(organiser):
     # A partial update skipped the default of CharField(source="pool.name"): the "pool" key went missing.
-    presets.preset_run("single_elimination", name="KO", slug="ko", teams=["ENG", "JPN", "ARG", "FIJ"],
+    preset_run("single_elimination", name="KO", slug="ko", teams=["ENG", "JPN", "ARG", "FIJ"],
                        user=organiser, start_date=date(2027, 4, 3))
     final = Fixture.objects.get(tournament__slug="ko", code="F")
     response = api_as(organiser).patch(f"/api/fixtures/{final.pk}/", {"venue": "Pitch 2"}, format="json")
@@ -58,16 +59,16 @@ def test_tournament_api_refuses_rule_set_options_the_engine_would_refuse(organis
 
 
 def test_rule_set_options_validate_fills_defaults_and_names_the_problem():
-    assert services.ruleset_options_validate("rugby-league-cards", {"sets_per_half": 2})["sets_per_half"] == 2
+    assert rulesets.ruleset_options_validate("rugby-league-cards", {"sets_per_half": 2})["sets_per_half"] == 2
     with pytest.raises(ValidationError, match="at least 1"):
-        services.ruleset_options_validate("rugby-league-cards", {"sets_per_half": 0})
+        rulesets.ruleset_options_validate("rugby-league-cards", {"sets_per_half": 0})
     with pytest.raises(ValidationError, match="Unknown rule set"):
-        services.ruleset_options_validate("chess", {})
+        rulesets.ruleset_options_validate("chess", {})
 
 
 @pytest.fixture
 def league_cup():
-    return presets.preset_run("league", name="Four", slug="four", teams=["FRA", "NZL", "ITA", "URU"],
+    return preset_run("league", name="Four", slug="four", teams=["FRA", "NZL", "ITA", "URU"],
                               start_date=date(2027, 3, 6))
 
 

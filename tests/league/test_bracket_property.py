@@ -8,10 +8,11 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from league import formats, presets, services
+from league import services
 from league.advancement import match_outcome
 from league.models import Entry, Fixture, Result
 from league.nations import RWC2023_CODES
+from league.services import tournament_create_from_preset as preset_run
 
 
 class SingleEliminationPlaysOut(TestCase):
@@ -20,10 +21,10 @@ class SingleEliminationPlaysOut(TestCase):
            withdraw=st.booleans())
     def test_bracket_plays_out(self, n, third, coin, withdraw):
         rng = random.Random(coin)
-        t = presets.preset_run("single_elimination", name="KO", slug=f"ko-{coin}-{n}", teams=RWC2023_CODES[:n],
+        t = preset_run("single_elimination", name="KO", slug=f"ko-{coin}-{n}", teams=RWC2023_CODES[:n],
                                third_place=third)
         if withdraw:
-            formats.entry_withdraw(entry=rng.choice(list(Entry.objects.filter(tournament=t))))
+            services.entry_withdraw(entry=rng.choice(list(Entry.objects.filter(tournament=t))))
         while True:
             ready = [f for f in Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT, result__isnull=True)
                      if f.home_id and f.away_id]

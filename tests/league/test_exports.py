@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from league import exports, services
 from league.models import Fixture
-from league.presets import preset_run
+from league.services import tournament_create_from_preset as preset_run
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,9 @@ import io
 import pytest
 from django.core.exceptions import ValidationError
 
-from league import presets, selectors, services
+from league import selectors, services
 from league.models import Fixture, Result, ResultChange
+from league.services import tournament_create_from_preset as preset_run
 from tests.league.core_helpers import fixture_between, make_four_team_league, make_rwc
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,7 @@ def test_failure_while_saving_rolls_back_the_rows_already_saved(rwc, monkeypatch
             raise ValidationError("The next round has started.")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "result_record", second_fails)
+    monkeypatch.setattr("league.services.results.result_record", second_fails)
     with pytest.raises(ValidationError) as err:
         services.results_import_csv(tournament=rwc, file=text)
     assert err.value.messages == ["Line 2: The next round has started."]
@@ -110,7 +111,7 @@ def test_failure_while_saving_rolls_back_the_rows_already_saved(rwc, monkeypatch
 
 
 def test_double_round_robin_needs_orientation_or_round():
-    t = presets.preset_run("league", name="Winter", slug="winter", teams=["FRA", "NZL", "ITA"], double=True)
+    t = preset_run("league", name="Winter", slug="winter", teams=["FRA", "NZL", "ITA"], double=True)
     first, second = Fixture.objects.filter(tournament=t, home__team__code="FRA", away__team__code="NZL").first(), \
         Fixture.objects.filter(tournament=t, home__team__code="NZL", away__team__code="FRA").first()
     # Home and away choose the meeting; the pool column may be left empty when there is one pool.

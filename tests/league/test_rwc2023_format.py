@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from league import formats, presets, services
+from league import services
 from league.format_selectors import bracket_for_tournament, bracket_rounds
 from league.models import Fixture, Result
 from league.selectors import tournament_standings
+from league.services import tournament_create_from_preset as preset_run
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "rwc2023_pool_results.csv"
 
@@ -38,7 +39,7 @@ KNOCKOUT_2023 = [
 
 @pytest.fixture
 def rwc(db):
-    return presets.preset_run("rwc2023", name="RWC 2023", slug="rwc2023", start_date=date(2023, 9, 8))
+    return preset_run("rwc2023", name="RWC 2023", slug="rwc2023", start_date=date(2023, 9, 8))
 
 
 def import_pool_results(tournament):
@@ -136,8 +137,8 @@ def test_bracket_create_refuses_twice(rwc):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError, match="already has its knockout"):
-        formats.bracket_create(tournament=rwc)
-    formats.bracket_create(tournament=rwc, replace=True)
+        services.bracket_create(tournament=rwc)
+    services.bracket_create(tournament=rwc, replace=True)
     assert Fixture.objects.filter(tournament=rwc, stage=Fixture.Stage.KNOCKOUT).count() == 8
 
 

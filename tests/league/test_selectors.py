@@ -4,8 +4,9 @@ from datetime import date
 
 import pytest
 
-from league import presets, selectors, services
+from league import selectors, services
 from league.models import Fixture
+from league.services import tournament_create_from_preset as preset_run
 from tests.league.core_helpers import fixture_between, make_four_team_league, make_rwc
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +99,7 @@ def test_fixture_rounds_and_result_changes(four_team_league, organiser):
 
 def test_double_league_standings_with_many_results(django_assert_max_num_queries):
     teams = ["FRA", "NZL", "ITA", "URU", "NAM", "IRE", "RSA", "SCO"]
-    t = presets.preset_run("league", name="Big", slug="big", teams=teams, double=True)
+    t = preset_run("league", name="Big", slug="big", teams=teams, double=True)
     _play(list(Fixture.objects.filter(tournament=t)))
     with django_assert_max_num_queries(3):
         tables = selectors.tournament_standings(t)

@@ -7,8 +7,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from league import presets, selectors, services
+from league import selectors, services
+from league.formats.rwc2023 import RWC2023_VENUES
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
+from league.services import tournament_create_from_preset as preset_run
 from tests.league.core_helpers import fixture_between, make_four_team_league, make_rwc
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +105,7 @@ def test_rwc_preset_pools_and_fixtures(rwc):
     for pool in rwc.pools.all():
         pairs = {frozenset((f.home_id, f.away_id)) for f in fixtures if f.pool_id == pool.pk}
         assert len(pairs) == 10
-    assert all(f.slot == 0 and f.venue in presets.RWC2023_VENUES for f in fixtures)
+    assert all(f.slot == 0 and f.venue in RWC2023_VENUES for f in fixtures)
     first = timezone.localtime(min(f.kickoff for f in fixtures))
     assert (first.date(), first.time()) == (date(2023, 9, 8), time(14, 0))
     # Seeds follow the World Rugby ranking.
@@ -111,7 +113,7 @@ def test_rwc_preset_pools_and_fixtures(rwc):
 
 
 def test_rwc_preset_ruleset_is_selectable():
-    t = presets.preset_run("rwc2023", name="Bokx evening", slug="bokx-evening", ruleset="manual",
+    t = preset_run("rwc2023", name="Bokx evening", slug="bokx-evening", ruleset="manual",
                            venues=["Table 1", "Table 2", "Table 3"], start_date=date(2026, 9, 5),
                            first_kickoff=time(18, 0), slot_minutes=45)
     round_one = Fixture.objects.filter(tournament=t, round_number=1, stage=Fixture.Stage.POOL).order_by("slot",
@@ -120,18 +122,18 @@ def test_rwc_preset_ruleset_is_selectable():
     assert [f.slot for f in round_one] == [0, 0, 0, 1, 1, 1, 2, 2]
     assert {timezone.localtime(f.kickoff).time() for f in round_one} == {time(18, 0), time(18, 45), time(19, 30)}
     with pytest.raises(ValidationError, match="Unknown preset"):
-        presets.preset_run("world-series", name="x", slug="x")
+        preset_run("world-series", name="x", slug="x")
 
 
 def test_league_preset_double_round_robin():
-    t = presets.preset_run("league", name="Winter", slug="winter", teams=["FRA", "NZL", "ITA"], double=True,
+    t = preset_run("league", name="Winter", slug="winter", teams=["FRA", "NZL", "ITA"], double=True,
                            start_date=date(2026, 1, 3))
     fixtures = Fixture.objects.filter(tournament=t)
     assert fixtures.count() == 6
     assert len({(f.home_id, f.away_id) for f in fixtures}) == 6
     assert t.pools.get().name == "League"
     with pytest.raises(ValidationError, match="at least two teams"):
-        presets.preset_run("league", name="Solo", slug="solo", teams=["FRA"])
+        preset_run("league", name="Solo", slug="solo", teams=["FRA"])
     assert not Tournament.objects.filter(slug="solo").exists()
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Fixture, Result, ResultChange, Team, Tournament
-from league.presets import preset_run
+from league.services import tournament_create_from_preset as preset_run
 
 pytestmark = pytest.mark.django_db
 
@@ -144,12 +144,12 @@ def test_committed_change_drops_the_cached_tournament(client, rwc_played, organi
 def test_cache_serves_the_stored_page_without_recomputing(client, rwc_played, monkeypatch):
     url = reverse("league:tournament", args=["rwc"])
     page(client, url)
-    from league import views
+    from league import pages
 
     def boom(*args, **kwargs):
         raise AssertionError("standings recomputed for a cached page")
 
-    monkeypatch.setattr(views, "_standings", boom)
+    monkeypatch.setattr(pages, "standings", boom)
     assert "Pool A" in page(client, url)
 
 
@@ -403,7 +403,7 @@ def test_settings_change_invalidates_cache(org_client, client, rwc):
 
 
 def test_team_codes_are_unique_when_generated(organiser):
-    from league.views import _unique_code
+    from league.services.teams import _unique_code
 
     assert _unique_code("Grey High School", set()) == "GHS"
     assert _unique_code("Grey High School", {"GHS"}) == "GRE"
@@ -451,20 +451,20 @@ def test_knockout_draw_needs_who_went_through(org_client, rwc_played):
 
 def test_simulation_page_starts_a_run(org_client, rwc, monkeypatch):
     calls = []
-    import matches.services
+    import matches.simulation
 
-    monkeypatch.setattr(matches.services, "simulation_start", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(matches.simulation, "simulation_start", lambda **kw: calls.append(kw))
     url = reverse("league:manage_simulate", args=["rwc"])
     assert org_client.post(url, {"stage": "pools", "seed": "42"}).status_code == 302
     assert calls and calls[0]["stage"] == "pools" and calls[0]["seed"] == 42
 
 
 def test_odds_table_when_available(client, rwc_played, monkeypatch):
-    from league import views
+    from matches import odds as match_odds
 
     odds = {"columns": ["1st", "2nd"], "rows": [{"team": "FRA", "name": "France", "values": ["61%", "30%"]}],
             "runs": 10000}
-    monkeypatch.setattr(views, "_odds", lambda tournament: odds)
+    monkeypatch.setattr(match_odds, "tournament_odds", lambda tournament: odds)
     html = page(client, reverse("league:tournament", args=["rwc"]))
     assert "Chances" in html and "61%" in html and "10000 runs" in html
 

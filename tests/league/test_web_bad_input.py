@@ -21,8 +21,10 @@ from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import formats, presets
+from league import services
+from league.formats import FORMATS
 from league.models import Fixture, Result, Tournament
+from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches.models import EntryPass
 from tests.league.api_factories import make_tournament
@@ -51,8 +53,8 @@ def world(organiser, stranger):
     """The organiser's pool tournament (with a result), knockout, draft and a friendly match; a stranger's cup."""
     cup = make_tournament("cup", user=organiser, teams=("FRA", "NZL", "ITA", "URU"))
     played = Fixture.objects.filter(tournament=cup).order_by("round_number", "id").first()
-    formats.result_correct(fixture=played, home_score=24, away_score=17, home_tries=3, away_tries=2, user=organiser)
-    knockout = presets.preset_run("single_elimination", name="KO", slug="ko", teams=["ENG", "JPN", "ARG"],
+    services.result_correct(fixture=played, home_score=24, away_score=17, home_tries=3, away_tries=2, user=organiser)
+    knockout = preset_run("single_elimination", name="KO", slug="ko", teams=["ENG", "JPN", "ARG"],
                                   user=organiser, start_date=date(2027, 4, 3))
     draft = make_tournament("draft", user=organiser, teams=("ROU", "CHI"), status=Tournament.Status.DRAFT)
     others = make_tournament("others", user=stranger, teams=("NAM", "SAM"))
@@ -179,7 +181,7 @@ def test_new_tournament_form_refuses_garbage(world, organiser, data):
 
 def test_new_tournament_from_a_preset_that_cannot_run_is_a_form_error(world, organiser):
     # A preset that needs teams, started without any: the preset's own error, shown on the form.
-    for preset in sorted(presets.PRESETS):
+    for preset in sorted(FORMATS):
         refused(client_for(organiser), reverse("league:tournament_new"), {
             "name": f"New {preset}", "slug": "cup", "ruleset": "manual", "format": "league",
             "points_system": "world_rugby", "visibility": "public", "preset": preset})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from league.models import Fixture, Result, ResultChange, Tournament
-from league.presets import preset_run
+from league.services import tournament_create_from_preset as preset_run
 
 RULESET = "rugby-league-cards"
 

@@ -109,7 +109,7 @@ def test_403_when_the_caller_does_not_hold_the_seat(fixture_people, players, org
     for user, seat in ((players[1], 0), (organiser, 0), (None, 1)):
         with pytest.raises(services.MatchError) as exc:
             submit(match, seat, "card:1", user)
-        assert exc.value.status == 403
+        assert exc.value.code == "forbidden"
     assert MatchAction.objects.count() == 0
 
 
@@ -117,7 +117,7 @@ def test_403_for_a_computer_seat_even_by_its_entry_player(tournament, players):
     match = start(make_fixture(tournament, home_player=players[0]))
     with pytest.raises(services.MatchError) as exc:
         submit(match, 1, "card:1", players[0], held_seats={0, 1})
-    assert exc.value.status == 403
+    assert exc.value.code == "forbidden"
 
 
 def test_409_when_ply_is_not_the_next(fixture_people, players):
@@ -126,7 +126,7 @@ def test_409_when_ply_is_not_the_next(fixture_people, players):
     for ply in (1, 3, 50):  # already played by someone else / in the future
         with pytest.raises(services.MatchError) as exc:
             submit(match, 1, "card:1", players[1], ply=ply)
-        assert exc.value.status == 409 and exc.value.code == "stale_ply"
+        assert exc.value.code == "conflict" and exc.value.reason == "stale_ply"
 
 
 def test_409_when_it_is_not_this_seats_turn(fixture_people, players):
@@ -134,21 +134,21 @@ def test_409_when_it_is_not_this_seats_turn(fixture_people, players):
     submit(match, 0, "card:1", players[0])  # home has chosen; only away is to act
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:2", players[0])
-    assert exc.value.status == 409 and exc.value.code == "not_your_turn"
+    assert exc.value.code == "conflict" and exc.value.reason == "not_your_turn"
 
 
 def test_400_for_an_illegal_action_lists_the_legal_ones(fixture_people, players):
     match = start(fixture_people)
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:9", players[0])
-    assert exc.value.status == 400
+    assert exc.value.code == "invalid"
     assert exc.value.legal == [f"card:{i}" for i in range(1, 7)]
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "", players[0])
-    assert exc.value.status == 400
+    assert exc.value.code == "invalid"
     with pytest.raises(services.MatchError) as exc:
         services.match_submit_action(match=match, seat="x", ply=1, action="card:1", user=players[0])
-    assert exc.value.status == 400
+    assert exc.value.code == "invalid"
 
 
 def test_a_retried_request_is_answered_as_the_first_time_and_applies_nothing(fixture_people, players):
@@ -161,14 +161,14 @@ def test_a_retried_request_is_answered_as_the_first_time_and_applies_nothing(fix
     # A different action at the same ply is not a retry.
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:3", players[0], ply=1)
-    assert exc.value.status == 409
+    assert exc.value.code == "conflict"
 
 
 def test_409_when_the_match_is_over(fixture_people, players):
     match = play_to_end(start(fixture_people), players)
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:1", players[0])
-    assert exc.value.status == 409
+    assert exc.value.code == "conflict"
 
 
 def test_simultaneous_choice_rebases_for_the_web_but_not_the_api(fixture_people, players):
@@ -205,14 +205,14 @@ def test_organiser_replaces_a_seat_with_the_computer(fixture_people, players, or
     submit(match, 0, "card:1", players[0])
     with pytest.raises(services.MatchError) as exc:
         services.match_replace_seat_with_computer(match=match, seat=1, user=players[0])
-    assert exc.value.status == 403
+    assert exc.value.code == "forbidden"
     services.match_replace_seat_with_computer(match=match, seat=1, user=organiser, level="random")
     match.refresh_from_db()
     assert match.ply >= 2  # the computer answered at once (and chose blind for the next tackle)
     assert MatchAction.objects.get(match=match, ply=2).by_computer
     with pytest.raises(services.MatchError) as exc:
         submit(match, 1, "card:2", players[1])
-    assert exc.value.status == 403
+    assert exc.value.code == "forbidden"
 
 
 def test_all_computer_fixture_plays_out_at_once(tournament):
@@ -274,7 +274,7 @@ def test_abandon_puts_the_fixture_back(fixture_people, organiser, players):
     assert fixture_people.status == Fixture.Status.SCHEDULED
     with pytest.raises(services.MatchError) as exc:
         submit(match, 0, "card:1", players[0])
-    assert exc.value.status == 409
+    assert exc.value.code == "conflict"
     # The organiser can start the fixture afresh; the abandoned match keeps its log.
     again = start(fixture_people, seed=99)
     assert again.pk != match.pk and again.fixture == fixture_people
@@ -299,9 +299,9 @@ def test_two_threads_submitting_the_same_ply_exactly_one_wins(tournament, player
             barrier.wait()
             services.match_submit_action(match=Match.objects.get(pk=match.pk), seat=seat, ply=1, action=action,
                                          user=players[seat])
-            outcomes.append(201)
+            outcomes.append("created")
         except services.MatchError as exc:
-            outcomes.append(exc.status)
+            outcomes.append(exc.code)
         finally:
             connections.close_all()
 
@@ -310,5 +310,5 @@ def test_two_threads_submitting_the_same_ply_exactly_one_wins(tournament, player
         t.start()
     for t in threads:
         t.join()
-    assert sorted(outcomes) == [201, 409]
+    assert sorted(outcomes) == ["conflict", "created"]
     assert MatchAction.objects.filter(match=match).count() == 1

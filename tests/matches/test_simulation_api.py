@@ -116,14 +116,14 @@ def test_progress_partial_polls_while_running_and_reloads_the_page_when_done(cli
 
 
 def test_site_hooks_find_the_simulation(tournament, organiser, client, queued, django_capture_on_commit_callbacks):
-    """The site's pages find our code through matches.selectors / matches.services (league/views.py)."""
-    from matches import selectors, services
+    """The site's pages (web/views.py) show the simulation's progress and odds."""
+    from matches import odds
 
-    assert selectors.simulation_progress(tournament) is None
-    assert selectors.tournament_odds(tournament) is None
+    assert simulation.simulation_progress(tournament) is None
+    assert odds.tournament_odds(tournament) is None
     with django_capture_on_commit_callbacks(execute=True):
-        run = services.simulation_start(tournament=tournament, stage="pools", user=organiser, seed=1)
-    assert selectors.simulation_progress(tournament)["id"] == run.pk
+        run = simulation.simulation_start(tournament=tournament, stage="pools", user=organiser, seed=1)
+    assert simulation.simulation_progress(tournament)["id"] == run.pk
     assert queued == [run.pk]
     client.force_login(organiser)
     page = client.get(reverse("league:manage_simulate", args=[tournament.slug]))

@@ -6,6 +6,7 @@ import textwrap
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
+from django.urls import NoReverseMatch, reverse
 
 from league.models import Tournament
 
@@ -33,8 +34,6 @@ def tournament_or_error(slug: str) -> Tournament:
 
 def tournament_url(tournament: Tournament, base_url: str = "http://127.0.0.1:8000") -> str:
     """The public address of a tournament's page."""
-    from django.urls import NoReverseMatch, reverse
-
     try:
         path = reverse("league:tournament", kwargs={"slug": tournament.slug})
     except NoReverseMatch:

@@ -10,9 +10,10 @@ from django.core.management.base import CommandError
 from django.utils.text import slugify
 
 from engine import MANUAL, get_spec
+from league import services
+from league.formats import FORMATS
 from league.management.commands._common import LeagueCommand, tournament_url, validation_message
 from league.models import Fixture, Tournament, ruleset_choices
-from league.presets import PRESETS, preset_run
 
 
 def _date(value: str) -> date:
@@ -46,8 +47,8 @@ class Command(LeagueCommand):
 
     def add_arguments(self, parser):
         described = [f"{key}: {(getattr(func, 'description', '') or func.__doc__ or '').rstrip('.')}"
-                     for key, func in sorted(PRESETS.items())]
-        parser.add_argument("--preset", required=True, choices=sorted(PRESETS),
+                     for key, func in sorted(FORMATS.items())]
+        parser.add_argument("--preset", required=True, choices=sorted(FORMATS),
                             help="; ".join(described).replace("%", "%%") + ".")
         parser.add_argument("--name", required=True, help="The tournament's name, e.g. 'Saturday festival'.")
         parser.add_argument("--slug", help="Its web address (letters, digits, hyphens); made from the name if absent.")
@@ -118,11 +119,11 @@ class Command(LeagueCommand):
         if options["preset"] == "league" and not kwargs["teams"]:
             raise CommandError("The league preset needs --teams, e.g. --teams FRA,NZL,IRE,RSA.")
         try:
-            tournament = preset_run(options["preset"], **kwargs)
+            tournament = services.tournament_create_from_preset(options["preset"], **kwargs)
         except ValidationError as exc:
             raise CommandError(validation_message(exc))
-        if users:
-            tournament.organisers.add(*users)
+        for user in users:
+            services.organiser_add(tournament=tournament, user=user)
         fixtures = Fixture.objects.filter(tournament=tournament).count()
         self.stdout.write(self.style.SUCCESS(
             f"Created {tournament.name} ({tournament.slug}): {tournament.entries.count()} teams in "

@@ -13,7 +13,6 @@ from django.db import transaction
 from league import services
 from league.management.commands._common import LeagueCommand, tournament_url, validation_message
 from league.models import Fixture, Result, Tournament
-from league.presets import preset_run
 
 DEMO_SLUG = "demo-rwc2023"
 DEMO_NAME = "Demo: Rugby World Cup 2023"
@@ -50,7 +49,7 @@ class Command(LeagueCommand):
             with transaction.atomic():
                 if created:
                     # Start two weeks ago, a round a week, so some rounds are past and some to come.
-                    tournament = preset_run("rwc2023", name=DEMO_NAME, slug=DEMO_SLUG,
+                    tournament = services.tournament_create_from_preset("rwc2023", name=DEMO_NAME, slug=DEMO_SLUG,
                                             start_date=date.today() - timedelta(days=14))
                 recorded = self._results(tournament, options["rounds"], options["seed"])
         except ValidationError as exc:
@@ -59,7 +58,7 @@ class Command(LeagueCommand):
             user = get_user_model().objects.filter(username=options["organiser"]).first()
             if user is None:
                 raise CommandError(f"No user {options['organiser']!r}.")
-            tournament.organisers.add(user)
+            services.organiser_add(tournament=tournament, user=user)
         state = "Created" if created else "Already there:"
         self.stdout.write(self.style.SUCCESS(
             f"{state} {tournament.name} ({Result.objects.filter(fixture__tournament=tournament).count()} results"

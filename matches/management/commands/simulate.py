@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from league.models import Fixture, Result, Tournament
-from matches import simulation
+from matches import simulation, tasks
 from matches.models import SimulationRun
 
 
@@ -73,8 +73,6 @@ class Command(BaseCommand):
         self.stdout.flush()
 
     def _wait(self, run: SimulationRun, timeout: float, stall: float) -> SimulationRun:
-        from matches import tasks
-
         deadline = time.monotonic() + timeout
         last_change, last_done, shown = time.monotonic(), -1, None
         while True:

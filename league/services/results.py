@@ -1,256 +1,30 @@
-"""Writes: tournaments, entries, round-robin fixtures, results and their import.
+"""Writes of results: record, correct, delete, walkovers and withdrawals, knockout resets, the CSV import.
 
-Keyword-only functions named <noun>_<verb>. Each does one thing in one
-transaction and raises ``django.core.exceptions.ValidationError`` with a clear
-message for bad input (the API turns it into a 400, the commands into a
-``CommandError``).
+Whether a result is allowed is decided here, in :func:`result_values_validate` (numbers, walkovers, winner,
+the rule set's score check) and ``league.advancement.validate_result_change`` (a level knockout match needs
+who went through): the HTML form, the API, the CSV import, the admin and the simulation all call
+:func:`result_record`, so they give the same answer and the same message.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import date, datetime
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Q
 from django.utils import timezone
 
-from engine import MANUAL, get_spec
-from league import advancement, scheduling
+from engine import get_spec
+from league import advancement, hooks
 from league.cache import tournament_changed
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
-from league.standings import POINTS_PRESETS
-
-_UNSET = object()
-
-# ---------------------------------------------------------------------------
-# Tournaments, pools, entries
-# ---------------------------------------------------------------------------
-
-
-def tournament_create(
-    *,
-    name: str,
-    slug: str,
-    ruleset: str = MANUAL,
-    points_system: str = Tournament.PointsSystem.WORLD_RUGBY,
-    format: str = Tournament.Format.LEAGUE,
-    double_round_robin: bool = False,
-    visibility: str = Tournament.Visibility.PUBLIC,
-    status: str = Tournament.Status.DRAFT,
-    user=None,
-    organisers: Iterable = (),
-    win_points=_UNSET,
-    draw_points=_UNSET,
-    loss_points=_UNSET,
-    try_bonus_threshold=_UNSET,
-    losing_bonus_margin=_UNSET,
-    **other_fields,
-) -> Tournament:
-    """Create a tournament; ``user`` (if given) becomes an organiser.
-
-    A points-system preset (world_rugby, rugby_league, football) fills the win,
-    draw, loss and bonus numbers; numbers passed explicitly override it (and
-    "custom" starts from the World Rugby numbers). ``other_fields`` are further
-    Tournament fields (ruleset_options, format_options, walkover_score...).
-    """
-    preset = POINTS_PRESETS.get(points_system, POINTS_PRESETS["world_rugby"])
-    numbers = {
-        "win_points": preset.win, "draw_points": preset.draw, "loss_points": preset.loss,
-        "try_bonus_threshold": preset.try_bonus_threshold, "losing_bonus_margin": preset.losing_bonus_margin,
-    }
-    for key, value in (("win_points", win_points), ("draw_points", draw_points), ("loss_points", loss_points),
-                       ("try_bonus_threshold", try_bonus_threshold), ("losing_bonus_margin", losing_bonus_margin)):
-        if value is not _UNSET:
-            numbers[key] = value
-    allowed = {f.name for f in Tournament._meta.get_fields() if getattr(f, "editable", False) and f.concrete}
-    unknown = sorted(set(other_fields) - allowed)
-    if unknown:
-        raise ValidationError(f"Unknown tournament field(s): {', '.join(unknown)}.")
-    tournament = Tournament(name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=format,
-                            double_round_robin=double_round_robin, visibility=visibility, status=status,
-                            **numbers, **other_fields)
-    if Tournament.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": [f"A tournament with the slug {slug!r} already exists: choose another."]})
-    # full_clean checks the slug's form and uniqueness, the choices (rule set included), the numbers and the
-    # rule set's options (Tournament.clean).
-    tournament.full_clean()
-    with transaction.atomic():
-        tournament.save()
-        people = list(organisers) + ([user] if user is not None and getattr(user, "is_authenticated", False)
-                                     else [])
-        if people:
-            tournament.organisers.add(*people)
-    return tournament
-
-
-# Bounds on a rule set's option values: the engine checks names and types, not sizes, and a match with
-# 10**40 sets a half (or a 1 MB team name in its commentary) would never end or bloat every snapshot.
-OPTION_MAX_NUMBER = 1000
-OPTION_MAX_TEXT = 80
-
-
-def ruleset_options_validate(ruleset: str, options) -> dict:
-    """The rule set's options with its defaults filled in, or a ``ValidationError`` saying what is wrong.
-
-    Checked here, before anything is stored, so that a bad option is a clear error when the tournament
-    or match is created rather than a crash when its first match starts: unknown names and wrong types
-    (the engine's ``resolve_options``), what setting up a game refuses (e.g. 0 sets a half), and sizes.
-    """
-    from engine import get_ruleset, new_game
-
-    if not isinstance(options, dict):
-        raise ValidationError({"ruleset_options": ["Rule set options must be a JSON object."]})
-    try:
-        ruleset_cls = get_ruleset(ruleset)
-    except KeyError:
-        raise ValidationError({"ruleset": [f"Unknown rule set {ruleset!r}."]})
-    for name, value in options.items():
-        if isinstance(value, bool) or value is None:
-            continue
-        too_big = (isinstance(value, (int, float)) and not abs(value) <= OPTION_MAX_NUMBER) or (
-            isinstance(value, str) and len(value) > OPTION_MAX_TEXT)
-        if too_big or isinstance(value, (dict, list)):
-            raise ValidationError({"ruleset_options": [
-                f"Option {name!r}: {value!r:.40} is not allowed (a number up to {OPTION_MAX_NUMBER}, a text of "
-                f"at most {OPTION_MAX_TEXT} characters, or true/false)."]})
-    try:
-        resolved = ruleset_cls.spec.resolve_options(options)
-        new_game(ruleset, seed=0, options=resolved)  # the rule set's own checks run when a game is set up
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValidationError({"ruleset_options": [str(exc).strip("'\"")]})
-    return resolved
-
-
-def pool_create(*, tournament: Tournament, name: str, order: int | None = None) -> Pool:
-    """Add a pool to a tournament (or return the one of that name)."""
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": ["A pool needs a name."]})
-    if order is None:
-        order = (Pool.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"] or 0) + 1
-    pool, _created = Pool.objects.get_or_create(tournament=tournament, name=name, defaults={"order": order})
-    return pool
-
-
-def teams_resolve(names: Sequence[str]) -> list[Team]:
-    """The teams named by code or name (case-insensitive), in order; all unknown names in one error."""
-    wanted = [n.strip() for n in names if n and n.strip()]
-    by_key: dict[str, Team] = {}
-    for team in Team.objects.all():
-        by_key.setdefault(team.code.upper(), team)
-        by_key.setdefault(team.name.upper(), team)
-    missing = [n for n in wanted if n.upper() not in by_key]
-    if missing:
-        raise ValidationError(f"Unknown team(s): {', '.join(missing)}. Use a team's short code (e.g. FRA) or "
-                              "its full name.")
-    return [by_key[n.upper()] for n in wanted]
-
-
-def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Pool | str | None = None
-                ) -> list[Entry]:
-    """Enter teams (Team objects, codes or names) in a tournament, optionally in a pool (made if needed).
-
-    Seeds continue from the tournament's highest seed, in the order given. A
-    team already entered, or named twice, is refused.
-    """
-    resolved = [t for t in teams if isinstance(t, Team)]
-    names = [t for t in teams if not isinstance(t, Team)]
-    if names:
-        lookup = dict(zip(names, teams_resolve(names), strict=True))
-        resolved = [t if isinstance(t, Team) else lookup[t] for t in teams]
-    codes = [t.code for t in resolved]
-    twice = sorted({c for c in codes if codes.count(c) > 1})
-    if twice:
-        raise ValidationError(f"Team(s) named more than once: {', '.join(twice)}.")
-    already = sorted(Entry.objects.filter(tournament=tournament, team__in=resolved)
-                     .values_list("team__code", flat=True))
-    if already:
-        raise ValidationError(f"Already in {tournament.name}: {', '.join(already)}.")
-    if isinstance(pool, Pool) and pool.tournament_id != tournament.pk:
-        raise ValidationError({"pool": [f"Pool {pool.name} belongs to another tournament."]})
-    with transaction.atomic():
-        if isinstance(pool, str):
-            pool = pool_create(tournament=tournament, name=pool)
-        start = Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0
-        entries = Entry.objects.bulk_create([
-            Entry(tournament=tournament, team=team, pool=pool, seed=start + i)
-            for i, team in enumerate(resolved, start=1)
-        ])
-        tournament_changed(tournament)
-    return entries
-
-
-# ---------------------------------------------------------------------------
-# Fixtures
-# ---------------------------------------------------------------------------
-
-
-def fixtures_generate_round_robin(
-    *,
-    tournament: Tournament,
-    double: bool | None = None,
-    start_date: date | None = None,
-    first_kickoff: time = time(14, 0),
-    slot_minutes: int = 90,
-    days_between_rounds: int = 7,
-    venues: Sequence[str] | None = None,
-    replace: bool = False,
-) -> list[Fixture]:
-    """Make the round-robin fixtures of every pool (circle method), with kick-offs, slots and venues.
-
-    ``double`` defaults to the tournament's ``double_round_robin``. Round *n* of
-    every pool falls on the same day and the pools share the venues (see
-    ``league.scheduling.schedule_rounds``). A pool's entries are ordered by
-    seed. If pool fixtures exist already they are refused, unless ``replace``
-    and none of them has a result yet.
-    """
-    double = tournament.double_round_robin if double is None else double
-    venues = [v.strip() for v in (venues or []) if v and v.strip()]
-    if len(set(venues)) != len(venues):
-        raise ValidationError({"venues": ["Each venue may be named only once."]})
-    if slot_minutes <= 0:
-        raise ValidationError({"slot_minutes": ["A time slot must last at least one minute."]})
-    if days_between_rounds < 0:
-        raise ValidationError({"days_between_rounds": ["Days between rounds cannot be negative."]})
-    with transaction.atomic():
-        existing = Fixture.objects.select_for_update().filter(tournament=tournament, stage=Fixture.Stage.POOL)
-        if existing.exists():
-            if not replace:
-                raise ValidationError("This tournament already has pool fixtures.")
-            if Result.objects.filter(fixture__in=existing).exists():
-                raise ValidationError("Pool fixtures with results cannot be replaced; delete the results first.")
-            ResultChange.objects.filter(fixture__in=existing).delete()
-            existing.delete()
-        pools = list(Pool.objects.filter(tournament=tournament))
-        entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
-        if not pools or not entries:
-            raise ValidationError("Put the teams in pools before generating fixtures.")
-        rounds_by_pool = {
-            pool.pk: scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
-            for pool in pools
-        }
-        planned = scheduling.schedule_rounds(rounds_by_pool, start_date=start_date, first_kickoff=first_kickoff,
-                                             slot_minutes=slot_minutes, days_between_rounds=days_between_rounds,
-                                             venues=venues)
-        zone = timezone.get_current_timezone()
-        fixtures = Fixture.objects.bulk_create([
-            Fixture(tournament=tournament, pool_id=m.pool, stage=Fixture.Stage.POOL, round_number=m.round_number,
-                    round_name=f"Round {m.round_number}", home_id=m.home, away_id=m.away, slot=m.slot,
-                    venue=m.venue, kickoff=timezone.make_aware(m.kickoff, zone) if m.kickoff else None)
-            for m in planned
-        ])
-        tournament_changed(tournament)
-    return fixtures
-
-
-# ---------------------------------------------------------------------------
-# Results
-# ---------------------------------------------------------------------------
+from league.errors import DomainError, NotFound, error_messages
+from league.formats import format_of
+from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 
 
 def _result_values(result: Result | None) -> dict | None:
@@ -284,6 +58,11 @@ def _check_number(errors: dict, name: str, value, label: str) -> int | None:
     return None
 
 
+def fixture_ready_for_result(fixture: Fixture) -> bool:
+    """Whether a fixture's teams are known (a solo attempt has no away team: the entrant plays the game)."""
+    return fixture.home_id is not None and (fixture.away_id is not None or fixture.stage == Fixture.Stage.SOLO)
+
+
 def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_score, away_score, home_tries,
                            away_tries, kind: str = Result.Kind.PLAYED, winner: Entry | None = None,
                            decided_by: str = "") -> dict:
@@ -293,12 +72,12 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
     """
     errors: dict[str, list[str]] = {}
     if kind not in Result.Kind.values:
-        raise ValidationError({"kind": [f"Unknown result kind {kind!r}; use one of: {', '.join(Result.Kind.values)}."]})
+        raise DomainError({"kind": [f"Unknown result kind {kind!r}; use one of: {', '.join(Result.Kind.values)}."]})
     if decided_by not in Result.DecidedBy.values:
-        raise ValidationError({"decided_by": [f"Unknown value {decided_by!r}."]})
+        raise DomainError({"decided_by": [f"Unknown value {decided_by!r}."]})
     # A solo-challenge attempt has no away team: the entrant plays the game itself (away score = the game's).
-    if fixture.home_id is None or (fixture.away_id is None and fixture.stage != Fixture.Stage.SOLO):
-        raise ValidationError("Both teams of this fixture must be known before its result.")
+    if not fixture_ready_for_result(fixture):
+        raise DomainError("Both teams of this fixture must be known before its result.")
     if kind != Result.Kind.PLAYED:
         to_home = kind == Result.Kind.WALKOVER_HOME
         values = {
@@ -310,7 +89,7 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
             "winner_id": fixture.home_id if to_home else fixture.away_id,
         }
         if winner is not None and winner.pk != values["winner_id"]:
-            raise ValidationError({"winner": ["The winner of a walkover is the team it is awarded to."]})
+            raise DomainError({"winner": ["The winner of a walkover is the team it is awarded to."]})
         return values
     numbers = {}
     for name, value, label in (("home_score", home_score, "home score"), ("away_score", away_score, "away score"),
@@ -323,7 +102,7 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
             continue
         numbers[name] = _check_number(errors, name, value, label)
     if errors:
-        raise ValidationError(errors)
+        raise DomainError(errors)
     scoring = get_spec(tournament.ruleset).scoring
     for side in ("home", "away"):
         message = scoring.score_error(numbers[f"{side}_score"], numbers[f"{side}_tries"])
@@ -338,7 +117,7 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
             errors.setdefault("winner", []).append("The winner must be the team with the higher score.")
         winner_id = leader
     if errors:
-        raise ValidationError(errors)
+        raise DomainError(errors)
     return {**numbers, "kind": kind, "decided_by": decided_by, "winner_id": winner_id}
 
 
@@ -374,11 +153,11 @@ def result_record(
     fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
     tournament = fixture.tournament
     if fixture.status == Fixture.Status.CANCELLED:
-        raise ValidationError("This fixture is cancelled: it cannot have a result.")
+        raise DomainError("This fixture is cancelled: it cannot have a result.")
     if source not in Result.Source.values:
-        raise ValidationError({"source": [f"Unknown source {source!r}."]})
+        raise DomainError({"source": [f"Unknown source {source!r}."]})
     if stats is not None and not isinstance(stats, dict):
-        raise ValidationError({"stats": ["Stats must be a JSON object."]})
+        raise DomainError({"stats": ["Stats must be a JSON object."]})
     values = result_values_validate(tournament=tournament, fixture=fixture, home_score=home_score,
                                     away_score=away_score, home_tries=home_tries, away_tries=away_tries,
                                     kind=kind, winner=winner, decided_by=decided_by)
@@ -399,7 +178,7 @@ def result_record(
         with transaction.atomic():
             result.save()
     except IntegrityError as exc:  # e.g. a score over the column's range on PostgreSQL
-        raise ValidationError(f"The result could not be saved: {exc}.")
+        raise DomainError(f"The result could not be saved: {exc}.")
     ResultChange.objects.create(fixture=fixture, action="created" if old is None else "updated", old=old,
                                 new=new, reason=(reason or "")[:200], changed_by=result.entered_by)
     if fixture.status != Fixture.Status.PLAYED:
@@ -408,7 +187,9 @@ def result_record(
     if tournament.status == Tournament.Status.DRAFT:
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.IN_PROGRESS)
     tournament_changed(tournament)
+    hooks.results_changed(tournament.pk)
     advancement.after_result_change(fixture=fixture, user=user)
+    format_of(tournament).after_result(tournament, fixture, user=user)
     return result
 
 
@@ -418,7 +199,7 @@ def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
     fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
     result = Result.objects.select_for_update().filter(fixture=fixture).first()
     if result is None:
-        raise ValidationError("This fixture has no result to delete.")
+        raise NotFound("This fixture has no result yet.")
     advancement.validate_result_change(fixture=fixture, values=None)
     old = _result_values(result)
     result.delete()
@@ -429,7 +210,9 @@ def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status"])
     tournament_changed(fixture.tournament)
+    hooks.results_changed(fixture.tournament_id)
     advancement.after_result_change(fixture=fixture, user=user)
+    format_of(fixture.tournament).after_result(fixture.tournament, fixture, user=user)
 
 
 # ---------------------------------------------------------------------------
@@ -437,6 +220,91 @@ def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
 # ---------------------------------------------------------------------------
 
 IMPORT_COLUMNS = ("pool", "round", "date", "home", "away", "home_score", "away_score", "home_tries", "away_tries")
+
+
+
+
+@transaction.atomic
+def result_correct(*, fixture: Fixture, reset_later_rounds: bool = False, **result_fields: Any) -> Result:
+    """Correct a result (as :func:`result_record`); with ``reset_later_rounds`` the played matches it
+    alters downstream have their results deleted instead of the correction being refused."""
+    if not reset_later_rounds:
+        return result_record(fixture=fixture, **result_fields)
+    with advancement.resets_allowed():
+        return result_record(fixture=fixture, **result_fields)
+
+
+@transaction.atomic
+def bracket_reset_from(*, fixture: Fixture, user: Any = None, reason: str = "") -> list[str]:
+    """Delete the results of every knockout match downstream of ``fixture`` (latest first) and re-derive.
+
+    The organiser's explicit "reset the later rounds": afterwards ``fixture``'s
+    result can be corrected freely. The audit trail keeps the deleted results.
+    Returns the codes of the matches whose results were deleted.
+    """
+    fixtures = list(Fixture.objects.filter(tournament=fixture.tournament).select_related("result"))
+    codes = advancement.downstream_codes(fixtures, fixture)
+    by_code = {f.code: f for f in fixtures if f.code}
+    deleted = []
+    for code in reversed(codes):
+        f = by_code[code]
+        result = advancement.result_of(f)
+        if result is not None:
+            advancement.result_remove(f, result, user=user,
+                                      reason=reason or f"Reset from {fixture.code or fixture} by the organiser.")
+            deleted.append(code)
+    with advancement.resets_allowed():
+        advancement.rederive(fixture.tournament, user=user)
+    tournament_changed(fixture.tournament)
+    return deleted
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any = None,
+                   reason: str = "") -> dict[str, int]:
+    """Withdraw a team: it forfeits every fixture it has not played, at the tournament's walkover score.
+
+    ``keep_played_results``: its played pool results stand (True) or are voided
+    (False: deleted, with the audit trail keeping them, and the fixtures
+    cancelled), as the organiser chooses. A knockout place it had, or wins
+    later, goes to its opponent by walkover. Swiss rounds leave it out from
+    now on. Returns counts: {"walkovers": n, "voided": n}.
+    """
+    entry = Entry.objects.select_for_update().select_related("team", "tournament").get(pk=entry.pk)
+    if entry.withdrawn_at is not None:
+        raise DomainError(f"{entry.team.name} has already withdrawn.")
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    why = reason or f"{entry.team.name} withdrew."
+    walkovers = voided = 0
+    fixtures = list(Fixture.objects.filter(Q(home=entry) | Q(away=entry), tournament=entry.tournament)
+                    .exclude(status=Fixture.Status.CANCELLED).select_related("result")
+                    .order_by("round_number", "slot", "pk"))
+    for fixture in fixtures:
+        result = advancement.result_of(fixture)
+        if result is not None:
+            if not keep_played_results and fixture.stage == Fixture.Stage.POOL:
+                result_delete(fixture=fixture, user=user, reason=f"{why} Played results voided.")
+                Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
+                voided += 1
+            continue
+        if fixture.home_id is None or fixture.away_id is None:
+            continue  # a bye, a solo attempt, or an opponent still to be decided (advancement handles it)
+        opponent_home = fixture.away_id == entry.pk
+        result_record(fixture=fixture, kind=Result.Kind.WALKOVER_HOME if opponent_home
+                      else Result.Kind.WALKOVER_AWAY, user=user, reason=why)
+        walkovers += 1
+    for fixture in fixtures:
+        if fixture.stage == Fixture.Stage.SOLO and advancement.result_of(fixture) is None:
+            Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
+    advancement.rederive(entry.tournament, user=user)
+    tournament_changed(entry.tournament)
+    return {"walkovers": walkovers, "voided": voided}
+
+
+# ---------------------------------------------------------------------------
+# CSV import
+# ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -462,17 +330,11 @@ def _read_text(file) -> str:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ValidationError("The file is not UTF-8 text: save the CSV as UTF-8 and try again.")
+            raise DomainError("The file is not UTF-8 text: save the CSV as UTF-8 and try again.")
     if "\x00" in data:
         # NUL characters mean a binary or UTF-16 file (and PostgreSQL refuses them in text).
-        raise ValidationError("The file is not CSV text (it contains NUL characters): save it as CSV UTF-8.")
+        raise DomainError("The file is not CSV text (it contains NUL characters): save it as CSV UTF-8.")
     return data.lstrip("\ufeff")
-
-
-def _messages(exc: ValidationError) -> list[str]:
-    if hasattr(exc, "error_dict"):
-        return [m for messages in exc.message_dict.values() for m in messages]
-    return list(exc.messages)
 
 
 def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSummary:
@@ -492,7 +354,7 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:  # e.g. a cell longer than the csv module's limit, a stray quote
-        raise ValidationError(f"Line {reader.line_num}: the CSV cannot be read ({exc}).")
+        raise DomainError(f"Line {reader.line_num}: the CSV cannot be read ({exc}).")
     pools = {p.name.upper(): p for p in Pool.objects.filter(tournament=tournament)}
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team"))
     by_team: dict[str, Entry] = {}
@@ -570,13 +432,13 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
         try:
             result_values_validate(tournament=tournament, fixture=fixture, **scores)
         except ValidationError as exc:
-            errors.append(f"Line {line}: " + " ".join(_messages(exc)))
+            errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
             continue
         planned.append((line, fixture, scores))
     if errors:
-        raise ValidationError(errors)
+        raise DomainError(errors)
     if not planned:
-        raise ValidationError("The file has no result rows.")
+        raise DomainError("The file has no result rows.")
 
     summary = ImportSummary()
     with transaction.atomic():
@@ -588,7 +450,7 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
                 after = _result_values(result_record(fixture=fixture, source=Result.Source.IMPORT, user=user,
                                                      reason="CSV import", **scores))
             except ValidationError as exc:
-                errors.append(f"Line {line}: " + " ".join(_messages(exc)))
+                errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
                 continue
             summary.lines.append(line)
             if before is None:
@@ -599,7 +461,7 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
                 summary.updated += 1
         if errors:
             # Raising inside the atomic block rolls back every row saved so far.
-            raise ValidationError(errors)
+            raise DomainError(errors)
     return summary
 
 

@@ -1,0 +1,34 @@
+"""The one mapping of domain errors for the web pages (the API has its own in ``config.api``).
+
+A view may let a service's or a permission helper's ``DomainError`` go: ``not_found`` becomes the 404 page,
+``forbidden`` the 403 page, ``conflict`` a 409 and ``invalid`` a 400 with the message. (Views that show a
+form catch ``invalid`` errors themselves and put them on the form: ``league.errors.form_error``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+
+from league.errors import DomainError
+
+
+class DomainErrorMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, DomainError):
+            return None
+        if exception.code == "not_found":
+            raise Http404(exception.text) from exception
+        if exception.code == "forbidden":
+            raise PermissionDenied(exception.text) from exception
+        if exception.code == "conflict":
+            return HttpResponse(exception.text, status=409, content_type="text/plain; charset=utf-8")
+        raise BadRequest(exception.text) from exception

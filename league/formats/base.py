@@ -1,0 +1,103 @@
+"""The protocol every tournament format follows, and the helpers the formats share.
+
+A format (one module each in this package, listed in ``league.formats.FORMATS``) says:
+
+* ``preset(...)``: set a whole tournament up in one call (teams, pools, fixtures) — the presets of the
+  "new tournament" page, the API and ``create_tournament --preset``;
+* ``generate_fixtures(tournament, ...)``: make the fixtures it needs now (round robins and brackets, the
+  next Swiss round, the solo attempts) — the organiser's "Generate fixtures";
+* ``bracket_plans(tournament)``: its knockout brackets (``league.brackets.Bracket`` plans), if any;
+* ``after_result(tournament, fixture, ...)``: what else happens after a result (the next Swiss round);
+  knockout slots are filled for every format by ``league.advancement``;
+* ``table(tournament)``: its own table (the Swiss table, the solo leaderboard) as ``(kind, rows)``, or
+  ``("", [])`` when the pool tables (``league.selectors.tournament_standings``) are its table;
+* its texts: ``label`` and ``description`` (presets), ``fixtures_intro`` (the fixtures page).
+
+Formats only write through ``league.services.teams``/``tournaments``/``fixtures``; ``league.services.setup``
+and ``league.services.results`` call the formats.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+from typing import Any
+
+from engine import MANUAL
+from league import brackets
+from league.errors import DomainError
+from league.models import Fixture, Tournament
+
+DEFAULT_FIXTURES_INTRO = ("Every pool plays a round robin. Rounds are played on the same day in every pool; "
+                          "with more matches than venues a round is split into time slots.")
+
+
+class TournamentFormat:
+    """Base class of the formats: each method's default is "this format has none of it"."""
+
+    id: str = ""
+    label: str = ""
+    description: str = ""
+    fixtures_intro: str = DEFAULT_FIXTURES_INTRO
+    # Pools the organiser's draw page suggests.
+    default_pool_count: int = 1
+
+    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
+               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
+               **kwargs: Any) -> Tournament:
+        raise NotImplementedError
+
+    def generate_fixtures(self, tournament: Tournament, *, user: Any = None, **schedule: Any) -> None:
+        raise NotImplementedError
+
+    def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:
+        raise DomainError(f"The {tournament.get_format_display()} format has no knockout bracket.")
+
+    def after_result(self, tournament: Tournament, fixture: Fixture, *, user: Any = None) -> None:
+        return None
+
+    def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
+        return "", []
+
+
+# -- Helpers of the presets --------------------------------------------------------------------------------
+
+
+def schedule_options(kwargs: dict[str, Any], default_venues: list[str] | None = None) -> dict[str, Any]:
+    """The round robin's schedule from a preset's keyword arguments."""
+    venues = kwargs.get("venues")
+    return {
+        "start_date": kwargs.get("start_date"),
+        "first_kickoff": kwargs.get("first_kickoff") or time(14, 0),
+        "slot_minutes": kwargs.get("slot_minutes") or 90,
+        "days_between_rounds": kwargs.get("days_between_rounds", 7),
+        "venues": venues if venues is not None else default_venues,
+    }
+
+
+def bracket_schedule(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The knockout's spacing from a preset's keyword arguments."""
+    return {"days_between_rounds": kwargs.get("days_between_rounds", 7),
+            "slot_minutes": kwargs.get("slot_minutes") or 90}
+
+
+def format_teams(teams: Any, minimum: int, what: str) -> list[Any]:
+    teams = [t for t in (teams or []) if t]
+    if len(teams) < minimum:
+        raise DomainError(f"{what} needs at least {minimum} teams (e.g. --teams FRA,NZL,IRE,RSA).")
+    return teams
+
+
+def int_option(kwargs: dict[str, Any], key: str, default: int) -> int:
+    value = kwargs.get(key, default)
+    try:
+        return int(value if value not in (None, "") else default)
+    except (TypeError, ValueError):
+        raise DomainError({key: [f"{key} must be a whole number, not {value!r}."]})
+
+
+def bool_option(kwargs: dict[str, Any], key: str, default: bool) -> bool:
+    value = kwargs.get(key, default)
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
+    return bool(value)

@@ -1,0 +1,46 @@
+"""Format "pools_knockout": a seeded draw into pools, round robins, then the top K of each pool into a
+crossover knockout (``format_options``: ``{"qualifiers": 2, "third_place": true}``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from engine import MANUAL
+from league import brackets
+from league.errors import DomainError
+from league.formats.base import bool_option, int_option
+from league.formats.pooled import PooledFormat, third_place
+from league.models import Tournament
+
+
+class PoolsKnockoutFormat(PooledFormat):
+    id = Tournament.Format.POOLS_KNOCKOUT.value
+    label = "Pools then knockout"
+    description = ("A seeded draw into pools (--option pools=N), round robins, then the top teams of each pool "
+                   "(--option qualifiers=K) into a crossover knockout.")
+
+    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
+               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
+               **kwargs: Any) -> Tournament:
+        """Pools by a seeded draw, then the top ``qualifiers`` of each into a knockout where pool-mates meet late."""
+        options = {"qualifiers": int_option(kwargs, "qualifiers", 2),
+                   "third_place": bool_option(kwargs, "third_place", True)}
+        with transaction.atomic():
+            return self.pooled_preset(options, name=name, slug=slug, teams=teams, ruleset=ruleset,
+                                      points_system=points_system, user=user, status=status,
+                                      visibility=visibility, kwargs=kwargs)
+
+    def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:
+        names, smallest = self.pool_sizes(tournament)
+        k = int((tournament.format_options or {}).get("qualifiers", 2))
+        if not 1 <= k <= smallest:
+            raise DomainError(f"Each pool can send 1 to {smallest} teams to the knockout, not {k}.")
+        if k * len(names) < 2:
+            raise DomainError("A knockout needs at least two qualifiers: let more teams through.")
+        return [brackets.pools_knockout(names, k, third_place=third_place(tournament))]
+
+
+FORMAT = PoolsKnockoutFormat()

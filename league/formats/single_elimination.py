@@ -1,0 +1,54 @@
+"""Format "single_elimination": a knockout of the teams in seed order, 1 v N, byes to the top seeds
+(``format_options``: ``{"third_place": false}``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from engine import MANUAL
+from league import brackets
+from league.errors import DomainError
+from league.formats.base import TournamentFormat, bool_option, format_teams
+from league.formats.pooled import third_place
+from league.models import Tournament
+from league.services.fixtures import bracket_fixtures_create, entries_in_seed_order
+from league.services.teams import entries_add
+from league.services.tournaments import tournament_create
+
+
+class SingleEliminationFormat(TournamentFormat):
+    id = Tournament.Format.SINGLE_ELIMINATION.value
+    label = "Single elimination (knockout)"
+    description = ("A knockout of the teams in seed order (the order given): 1 v N, 2 v N-1, byes to the top "
+                   "seeds; --option third_place=yes for a bronze final.")
+    fixtures_intro = "Make the knockout bracket from the seeds (byes to the top seeds)."
+
+    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
+               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
+               **kwargs: Any) -> Tournament:
+        """A seeded single-elimination bracket of the given teams (seed 1 first)."""
+        teams = format_teams(teams, 2, "A knockout")
+        with transaction.atomic():
+            tournament = tournament_create(
+                name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id, status=status,
+                visibility=visibility, user=user,
+                format_options={"third_place": bool_option(kwargs, "third_place", False)})
+            entries_add(tournament=tournament, teams=teams)
+            self.generate_fixtures(tournament, user=user)
+        return tournament
+
+    def generate_fixtures(self, tournament: Tournament, *, user: Any = None, **schedule: Any) -> None:
+        bracket_fixtures_create(tournament=tournament, plans=self.bracket_plans(tournament), replace=True,
+                                user=user)
+
+    def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:
+        entries = entries_in_seed_order(tournament)
+        if len(entries) < 2:
+            raise DomainError("A knockout needs at least two teams.")
+        return [brackets.knockout([f"seed:{e.seed}" for e in entries], third_place=third_place(tournament))]
+
+
+FORMAT = SingleEliminationFormat()

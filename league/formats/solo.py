@@ -1,0 +1,63 @@
+"""Format "solo": each entrant plays a solo game alone, once or more (``format_options``: ``{"attempts": 1}``);
+the leaderboard ranks by margin, then points scored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from engine import MANUAL, rulesets
+from league.errors import DomainError
+from league.format_selectors import solo_leaderboard
+from league.formats.base import TournamentFormat, format_teams, int_option
+from league.models import Fixture, Tournament
+from league.services.fixtures import entries_in_seed_order, fixtures_create
+from league.services.teams import entries_add
+from league.services.tournaments import tournament_create
+
+
+class SoloFormat(TournamentFormat):
+    id = Tournament.Format.SOLO.value
+    label = "Solo challenge (leaderboard)"
+    description = ("Each entrant plays Rugby Champion's solo game alone (--option attempts=N); the leaderboard "
+                   "ranks by margin, then points scored.")
+    fixtures_intro = "Make each player's solo attempts."
+
+    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str | None = None,
+               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
+               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
+               **kwargs: Any) -> Tournament:
+        """A solo challenge: one solo fixture per entrant and attempt."""
+        teams = format_teams(teams, 1, "A solo challenge")
+        if not ruleset or ruleset == MANUAL:
+            # A solo challenge is played against a solo game: the first the engine has (else results by hand).
+            ruleset = next((spec.id for spec in rulesets() if spec.solo), MANUAL)
+        with transaction.atomic():
+            tournament = tournament_create(
+                name=name, slug=slug, ruleset=ruleset, format=self.id, status=status, visibility=visibility,
+                user=user, format_options={"attempts": int_option(kwargs, "attempts", 1)})
+            entries_add(tournament=tournament, teams=teams)
+            self.generate_fixtures(tournament)
+        return tournament
+
+    @transaction.atomic
+    def generate_fixtures(self, tournament: Tournament, *, user: Any = None, attempts: int | None = None,
+                          **schedule: Any) -> None:
+        """One solo fixture per entrant and attempt: the entrant at home, the game itself as the opposition."""
+        attempts = int(attempts or (tournament.format_options or {}).get("attempts", 1))
+        if attempts < 1:
+            raise DomainError("Each entrant needs at least one attempt.")
+        entries = entries_in_seed_order(tournament)
+        if not entries:
+            raise DomainError("Enter the players before making their solo challenges.")
+        fixtures_create(tournament=tournament, fixtures=[
+            Fixture(tournament=tournament, stage=Fixture.Stage.SOLO, round_number=attempt,
+                    round_name=f"Attempt {attempt}", home=entry, away_source="solo", slot=i)
+            for attempt in range(1, attempts + 1) for i, entry in enumerate(entries)])
+
+    def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
+        return "solo", solo_leaderboard(tournament)
+
+
+FORMAT = SoloFormat()

@@ -1,0 +1,122 @@
+"""Format "swiss": everybody plays every round; teams on equal points meet, never twice; a rotating bye when
+the count is odd (``format_options``: ``{"rounds": 5}``). Each next round is paired when the previous one is
+complete; the pairing algorithm is ``league.swiss``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from engine import MANUAL
+from league import brackets, swiss
+from league.errors import DomainError
+from league.format_selectors import swiss_table
+from league.formats.base import TournamentFormat, format_teams, int_option
+from league.models import Fixture, Result, Tournament
+from league.services.fixtures import fixtures_create, fixtures_delete
+from league.services.teams import entries_add
+from league.services.tournaments import tournament_create
+
+
+def swiss_rounds(tournament: Tournament) -> int:
+    """How many Swiss rounds the tournament plays (format option "rounds")."""
+    return int((tournament.format_options or {}).get("rounds", 5))
+
+
+def _has_result(fixture: Fixture) -> bool:
+    try:
+        return fixture.result is not None
+    except Result.DoesNotExist:
+        return False
+
+
+class SwissFormat(TournamentFormat):
+    id = Tournament.Format.SWISS.value
+    label = "Swiss (a set number of rounds)"
+    description = ("Everybody plays every round (--option rounds=N); teams on equal points meet, never twice; "
+                   "a rotating bye when the count is odd.")
+    fixtures_intro = ("Pair the next Swiss round from the current table (teams on equal points meet, "
+                      "never twice).")
+
+    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+               points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
+               status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
+               **kwargs: Any) -> Tournament:
+        """A Swiss: round 1 paired by seed, each next round paired when the previous one is complete."""
+        teams = format_teams(teams, 2, "A Swiss")
+        rounds = int_option(kwargs, "rounds", min(5, swiss.swiss_rounds_possible(len(teams))))
+        if not 1 <= rounds < len(teams) + (len(teams) % 2):
+            raise DomainError(f"{len(teams)} teams can play 1 to {len(teams) - 1 + len(teams) % 2} Swiss rounds "
+                              f"without a rematch, not {rounds}.")
+        with transaction.atomic():
+            tournament = tournament_create(
+                name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id,
+                status=status, visibility=visibility, user=user, format_options={"rounds": rounds})
+            entries_add(tournament=tournament, teams=teams)
+            self.generate_fixtures(tournament, user=user)
+        return tournament
+
+    @transaction.atomic
+    def generate_fixtures(self, tournament: Tournament, *, user: Any = None, **schedule: Any) -> None:
+        """Pair and create the next Swiss round from the current table (refused while a round is unfinished)."""
+        existing = list(Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS)
+                        .select_related("result"))
+        last = max((f.round_number for f in existing), default=0)
+        if last >= swiss_rounds(tournament):
+            raise DomainError(f"All {swiss_rounds(tournament)} Swiss rounds have been paired.")
+        unfinished = [f for f in existing if f.away_id is not None and not _has_result(f)
+                      and f.status != Fixture.Status.CANCELLED]
+        if unfinished:
+            raise DomainError(f"Round {last} is not finished: {len(unfinished)} result(s) missing.")
+        ranked = [row["entry_id"] for row in swiss_table(tournament) if not row["withdrawn"]]
+        played = [(f.home_id, f.away_id) for f in existing if f.away_id is not None]
+        byes: dict[int, int] = {}
+        homes: dict[int, int] = {}
+        for f in existing:
+            if f.away_id is None and f.home_id is not None:
+                byes[f.home_id] = byes.get(f.home_id, 0) + 1
+            elif f.home_id is not None:
+                homes[f.home_id] = homes.get(f.home_id, 0) + 1
+        try:
+            pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, home_counts=homes)
+        except swiss.SwissError as exc:
+            raise DomainError(f"Round {last + 1} cannot be paired: {exc}.")
+        number = last + 1
+        fixtures = [Fixture(tournament=tournament, stage=Fixture.Stage.SWISS, round_number=number,
+                            round_name=f"Round {number}", home_id=home, away_id=away, slot=i)
+                    for i, (home, away) in enumerate(pairing.pairs)]
+        if pairing.bye is not None:
+            # A bye is kept as a fixture with no opponent, so it shows on the fixture list and is never repeated.
+            fixtures.append(Fixture(tournament=tournament, stage=Fixture.Stage.SWISS, round_number=number,
+                                    round_name=f"Round {number}", home_id=pairing.bye, away_source=brackets.BYE,
+                                    slot=len(pairing.pairs), status=Fixture.Status.PLAYED))
+        fixtures_create(tournament=tournament, fixtures=fixtures)
+
+    def after_result(self, tournament: Tournament, fixture: Fixture, *, user: Any = None) -> None:
+        """When the latest round is complete, pair the next one (until the last round).
+
+        A correction to an earlier round re-pairs the later rounds that have no result yet, so pairings
+        always follow the corrected table.
+        """
+        if fixture.stage != Fixture.Stage.SWISS:
+            return
+        round_number = fixture.round_number
+        later = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS,
+                                       round_number__gt=round_number)
+        if later.exists():
+            if Result.objects.filter(fixture__in=later).exists():
+                return  # later rounds are under way: their pairings stand
+            fixtures_delete(tournament=tournament, fixtures=later)
+        round_fixtures = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS,
+                                                round_number=round_number, away__isnull=False)
+        if round_fixtures.exclude(status=Fixture.Status.CANCELLED).filter(result__isnull=True).exists():
+            return
+        if round_number < swiss_rounds(tournament):
+            self.generate_fixtures(tournament, user=user)
+
+    def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
+        return "swiss", swiss_table(tournament)
+
+
+FORMAT = SwissFormat()

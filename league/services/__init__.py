@@ -1,0 +1,78 @@
+"""The league's writes: every change of league data is one keyword-only function here, ``<noun>_<verb>``.
+
+Views, the API, the admin, forms and management commands check the shape of their input and call these;
+they never save, create, update or delete rows themselves (``tests/test_layers.py`` checks it). Each
+function does one thing in one transaction, refreshes the public pages' cache (``league.cache``) and queues
+follow-up work after the commit (``league.hooks``); a refused change raises ``league.errors.DomainError``.
+
+Modules, lowest first (a module only calls the ones above it in this list):
+
+* ``accounts`` — signing up;
+* ``tournaments`` — create, settings, publish/hide, organisers, delete;
+* ``teams`` — teams, pools, entries, players;
+* ``fixtures`` — round robins, brackets from plans, draws, fixtures planned by a format;
+* (``league.formats`` — the formats, which write through the three above)
+* ``setup`` — presets, "generate the fixtures", brackets and draws, through the tournament's format;
+* ``results`` — results, corrections, walkovers, withdrawals, knockout resets, the CSV import.
+"""
+
+from league.services.accounts import user_create
+from league.services.fixtures import (
+    bracket_fixtures_create,
+    entries_in_seed_order,
+    fixture_delete,
+    fixture_save,
+    fixtures_create,
+    fixtures_delete,
+    fixtures_generate_round_robin,
+    pools_fill,
+)
+from league.services.results import (
+    IMPORT_COLUMNS,
+    ImportSummary,
+    bracket_reset_from,
+    entry_withdraw,
+    fixture_ready_for_result,
+    result_correct,
+    result_delete,
+    result_record,
+    result_values_validate,
+    results_import_csv,
+)
+from league.services.setup import bracket_create, fixtures_generate, pools_draw, tournament_create_from_preset
+from league.services.teams import (
+    entries_add,
+    entry_delete,
+    entry_save,
+    entry_set_player,
+    entry_update,
+    nations_enter,
+    pool_create,
+    pool_delete,
+    pool_save,
+    team_delete,
+    team_save,
+    teams_enter_own,
+    teams_resolve,
+)
+from league.services.tournaments import (
+    organiser_add,
+    organisers_set,
+    tournament_create,
+    tournament_delete,
+    tournament_hide,
+    tournament_publish,
+    tournament_save,
+    tournament_update,
+)
+
+__all__ = [
+    "IMPORT_COLUMNS", "ImportSummary", "bracket_create", "bracket_fixtures_create", "bracket_reset_from",
+    "entries_add", "entries_in_seed_order", "entry_delete", "entry_save", "entry_set_player", "entry_update",
+    "entry_withdraw", "fixture_delete", "fixture_ready_for_result", "fixture_save", "fixtures_create",
+    "fixtures_delete", "fixtures_generate", "fixtures_generate_round_robin", "nations_enter", "organiser_add",
+    "organisers_set", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
+    "result_delete", "result_record", "result_values_validate", "results_import_csv", "team_delete", "team_save",
+    "teams_enter_own", "teams_resolve", "tournament_create", "tournament_create_from_preset", "tournament_delete",
+    "tournament_hide", "tournament_publish", "tournament_save", "tournament_update", "user_create",
+]

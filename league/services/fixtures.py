@@ -1,0 +1,211 @@
+"""Writes of fixtures: round robins, knockout brackets from their plans, Swiss and solo rounds, draws.
+
+The formats (``league.formats``) decide *which* fixtures a tournament needs; the functions here write them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, time, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+
+from league import advancement, brackets, draws, scheduling
+from league.cache import tournament_changed
+from league.errors import DomainError
+from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.services.teams import pool_create
+
+
+def entries_in_seed_order(tournament: Tournament) -> list[Entry]:
+    """Entries still in: organiser's seeds first, then World Rugby ranking (unranked last), then code."""
+    entries = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True).select_related("team"))
+    return sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.team.world_ranking is None,
+                                          e.team.world_ranking or 0, e.team.code))
+
+
+def fixtures_generate_round_robin(
+    *,
+    tournament: Tournament,
+    double: bool | None = None,
+    start_date: date | None = None,
+    first_kickoff: time = time(14, 0),
+    slot_minutes: int = 90,
+    days_between_rounds: int = 7,
+    venues: Sequence[str] | None = None,
+    replace: bool = False,
+) -> list[Fixture]:
+    """Make the round-robin fixtures of every pool (circle method), with kick-offs, slots and venues.
+
+    ``double`` defaults to the tournament's ``double_round_robin``. Round *n* of
+    every pool falls on the same day and the pools share the venues (see
+    ``league.scheduling.schedule_rounds``). A pool's entries are ordered by
+    seed. If pool fixtures exist already they are refused, unless ``replace``
+    and none of them has a result yet.
+    """
+    double = tournament.double_round_robin if double is None else double
+    venues = [v.strip() for v in (venues or []) if v and v.strip()]
+    if len(set(venues)) != len(venues):
+        raise DomainError({"venues": ["Each venue may be named only once."]})
+    if slot_minutes <= 0:
+        raise DomainError({"slot_minutes": ["A time slot must last at least one minute."]})
+    if days_between_rounds < 0:
+        raise DomainError({"days_between_rounds": ["Days between rounds cannot be negative."]})
+    with transaction.atomic():
+        existing = Fixture.objects.select_for_update().filter(tournament=tournament, stage=Fixture.Stage.POOL)
+        if existing.exists():
+            if not replace:
+                raise DomainError("This tournament already has pool fixtures.")
+            if Result.objects.filter(fixture__in=existing).exists():
+                raise DomainError("Pool fixtures with results cannot be replaced; delete the results first.")
+            ResultChange.objects.filter(fixture__in=existing).delete()
+            existing.delete()
+        pools = list(Pool.objects.filter(tournament=tournament))
+        entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
+        if not pools or not entries:
+            raise DomainError("Put the teams in pools before generating fixtures.")
+        rounds_by_pool = {
+            pool.pk: scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
+            for pool in pools
+        }
+        planned = scheduling.schedule_rounds(rounds_by_pool, start_date=start_date, first_kickoff=first_kickoff,
+                                             slot_minutes=slot_minutes, days_between_rounds=days_between_rounds,
+                                             venues=venues)
+        zone = timezone.get_current_timezone()
+        fixtures = Fixture.objects.bulk_create([
+            Fixture(tournament=tournament, pool_id=m.pool, stage=Fixture.Stage.POOL, round_number=m.round_number,
+                    round_name=f"Round {m.round_number}", home_id=m.home, away_id=m.away, slot=m.slot,
+                    venue=m.venue, kickoff=timezone.make_aware(m.kickoff, zone) if m.kickoff else None)
+            for m in planned
+        ])
+        tournament_changed(tournament)
+    return fixtures
+
+
+@transaction.atomic
+def fixtures_create(*, tournament: Tournament, fixtures: Sequence[Fixture]) -> list[Fixture]:
+    """Write fixtures a format has planned (a Swiss round, solo attempts), unsaved, all of ``tournament``."""
+    if any(f.tournament_id != tournament.pk for f in fixtures):
+        raise DomainError("Every fixture must belong to the tournament.")
+    created = Fixture.objects.bulk_create(list(fixtures))
+    tournament_changed(tournament)
+    return created
+
+
+@transaction.atomic
+def fixtures_delete(*, tournament: Tournament, fixtures: QuerySet[Fixture]) -> int:
+    """Delete fixtures of ``tournament`` that have no result (a format re-planning its later rounds)."""
+    fixtures = fixtures.filter(tournament=tournament)
+    if Result.objects.filter(fixture__in=fixtures).exists():
+        raise DomainError("Fixtures with results cannot be deleted.")
+    count, _ = fixtures.delete()
+    tournament_changed(tournament)
+    return count
+
+
+@transaction.atomic
+def bracket_fixtures_create(*, tournament: Tournament, plans: Sequence[brackets.Bracket], replace: bool = False,
+                            user: Any = None, days_between_rounds: int = 7, slot_minutes: int = 90
+                            ) -> list[Fixture]:
+    """Make the knockout fixtures of the brackets ``plans``, with their slot sources, and fill what is known.
+
+    Knockout round numbers continue after the last pool round so that fixture
+    lists by round never mix the two stages. When the pool fixtures have
+    kick-offs, knockout round r kicks off r x ``days_between_rounds`` after
+    the last pool match (r x ``slot_minutes`` when that is 0: a one-day
+    festival). Refused if knockout fixtures exist, unless ``replace`` and none
+    has a result.
+    """
+    existing = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
+    if existing.exists():
+        if not replace:
+            raise DomainError("This tournament already has its knockout fixtures.")
+        if Result.objects.filter(fixture__in=existing).exists():
+            raise DomainError("Knockout fixtures with results cannot be replaced.")
+        existing.delete()
+    earlier = Fixture.objects.filter(tournament=tournament).exclude(stage=Fixture.Stage.KNOCKOUT).aggregate(
+        m=Max("round_number"), last=Max("kickoff"))
+    offset = earlier["m"] or 0
+    step = timedelta(days=days_between_rounds) if days_between_rounds else timedelta(minutes=slot_minutes)
+    fixtures = []
+    for plan in plans:
+        for spec in plan.matches:
+            fixtures.append(Fixture(
+                tournament=tournament, stage=Fixture.Stage.KNOCKOUT, bracket=spec.bracket or plan.name,
+                round_number=offset + spec.round_number, round_name=spec.round_name, code=spec.code,
+                home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot,
+                kickoff=earlier["last"] + step * spec.round_number if earlier["last"] else None))
+    created = Fixture.objects.bulk_create(fixtures)
+    advancement.rederive(tournament, user=user)
+    tournament_changed(tournament)
+    return created
+
+
+@transaction.atomic
+def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int | Sequence[str] = 4,
+               seed: int | None = None, assignment: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+    """Draw the entries into pools (the pool fixtures are deleted: they are made again afterwards).
+
+    ``method``: "seeded" (bands by seed, one team of each band per pool),
+    "random", or "manual" with ``assignment`` {team code: pool name}. A random
+    or seeded draw uses ``seed`` (a fresh one when None), stored on the
+    tournament with the method so anyone can rerun it. Refused once a pool
+    result exists. Returns {pool name: [team codes]}.
+    """
+    if method not in draws.METHODS:
+        raise DomainError({"method": [f"Unknown draw method {method!r}; use one of: {', '.join(draws.METHODS)}."]})
+    if Result.objects.filter(fixture__tournament=tournament, fixture__stage=Fixture.Stage.POOL).exists():
+        raise DomainError("The pools cannot be drawn again: pool results have been entered.")
+    entries = entries_in_seed_order(tournament)
+    by_code = {e.team.code: e for e in entries}
+    try:
+        names = draws.pool_names(pools) if isinstance(pools, int) else [str(p).strip() for p in pools]
+        if any(not name or len(name) > 20 for name in names):
+            raise draws.DrawError("pool names must have 1 to 20 characters")
+        if method == draws.MANUAL:
+            if not assignment:
+                raise draws.DrawError("a manual draw needs each team's pool")
+            unknown = sorted(set(assignment) - set(by_code))
+            if unknown:
+                raise draws.DrawError(f"not entered in this tournament: {', '.join(unknown)}")
+            missing = sorted(set(by_code) - set(assignment))
+            if missing:
+                raise draws.DrawError(f"no pool given for {', '.join(missing)}")
+            drawn = draws.manual_draw(assignment, names)
+            seed = None
+        else:
+            seed = draws.new_draw_seed() if seed is None else int(seed)
+            draw = draws.banded_draw if method == draws.SEEDED else draws.random_draw
+            drawn = draw([e.team.code for e in entries], names, seed=seed)
+    except draws.DrawError as exc:
+        raise DomainError(f"The draw cannot be made: {exc}.")
+    Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL).delete()
+    Pool.objects.filter(tournament=tournament).exclude(name__in=names).delete()
+    pool_objects = {name: pool_create(tournament=tournament, name=name, order=i)
+                    for i, name in enumerate(names, start=1)}
+    for name, codes in drawn.items():
+        Entry.objects.filter(pk__in=[by_code[c].pk for c in codes]).update(pool=pool_objects[name])
+    Tournament.objects.filter(pk=tournament.pk).update(draw_method=method, draw_seed=seed)
+    tournament.draw_method, tournament.draw_seed = method, seed
+    tournament_changed(tournament)
+    return {name: list(codes) for name, codes in drawn.items()}
+
+
+@transaction.atomic
+def fixture_save(*, fixture: Fixture) -> Fixture:
+    """Create or change one fixture whose fields the caller (a validated form or serializer) has set: kick-off,
+    venue, teams in the admin."""
+    fixture.save()
+    tournament_changed(fixture.tournament)
+    return fixture
+
+
+@transaction.atomic
+def fixture_delete(*, fixture: Fixture) -> None:
+    """Delete one fixture (its result and audit rows go with it)."""
+    tournament = fixture.tournament
+    fixture.delete()
+    tournament_changed(tournament)

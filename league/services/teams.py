@@ -1,0 +1,240 @@
+"""Writes of teams, pools and entries: own teams, entering teams, seeds, pools, players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, ProtectedError, RestrictedError
+
+from league.cache import tournament_changed
+from league.errors import DomainError
+from league.models import Entry, Pool, Team, Tournament
+
+# -- Teams --------------------------------------------------------------------------------------------------
+
+
+def teams_resolve(names: Sequence[str]) -> list[Team]:
+    """The teams named by code or name (case-insensitive), in order; all unknown names in one error."""
+    wanted = [n.strip() for n in names if n and n.strip()]
+    by_key: dict[str, Team] = {}
+    for team in Team.objects.all():
+        by_key.setdefault(team.code.upper(), team)
+        by_key.setdefault(team.name.upper(), team)
+    missing = [n for n in wanted if n.upper() not in by_key]
+    if missing:
+        raise DomainError(f"Unknown team(s): {', '.join(missing)}. Use a team's short code (e.g. FRA) or "
+                          "its full name.")
+    return [by_key[n.upper()] for n in wanted]
+
+
+@transaction.atomic
+def team_save(*, team: Team, user: Any = None) -> Team:
+    """Create or change a team (its fields set by the caller); a new team's creator is ``user``."""
+    if team.pk is None and team.created_by_id is None and getattr(user, "is_authenticated", False):
+        team.created_by = user
+    team.full_clean()
+    team.save()
+    return team
+
+
+def team_delete(*, team: Team) -> None:
+    """Delete a team that has never been entered in a tournament."""
+    try:
+        with transaction.atomic():
+            team.delete()
+    except (ProtectedError, RestrictedError):
+        raise DomainError("This team is entered in a tournament: it cannot be deleted.")
+
+
+def _unique_code(name: str, taken: set[str]) -> str:
+    """A short code for a new team: letters of its name, then digits, avoiding codes in use."""
+    letters = "".join(c for c in name.upper() if c.isascii() and c.isalnum()) or "TEAM"
+    words = [w for w in name.upper().split() if w]
+    candidates = []
+    if len(words) >= 2:
+        candidates.append("".join(w[0] for w in words if w[0].isascii() and w[0].isalnum())[:5])
+    candidates.append(letters[:3])
+    candidates.append(letters[:5])
+    for candidate in candidates:
+        if len(candidate) >= 2 and candidate not in taken:
+            return candidate
+    base = letters[:3].ljust(2, "X")
+    for n in range(1, 100):
+        candidate = f"{base}{n}"[:5]
+        if candidate not in taken:
+            return candidate
+    raise DomainError(f"Could not find a free short code for “{name}”: give one.")
+
+
+@transaction.atomic
+def teams_enter_own(*, tournament: Tournament, rows: Sequence[dict[str, Any]], user: Any = None) -> list[Entry]:
+    """Create (or reuse the organiser's own) teams from rows ``{name, code?, primary_colour?, secondary_colour?,
+    line?}`` and enter them in the order given; all or nothing."""
+    wanted = [row["code"] for row in rows if row.get("code")]
+    existing = {t.code: t for t in Team.objects.filter(code__in=wanted)}
+    taken = set(Team.objects.values_list("code", flat=True))
+    user_id = getattr(user, "pk", None)
+    teams = []
+    for row in rows:
+        code = row.get("code") or ""
+        if code and code in existing:
+            team = existing[code]
+            if team.is_nation or team.created_by_id == user_id or team.name == row["name"]:
+                teams.append(team)
+                continue
+            raise DomainError(f"Line {row.get('line', '?')}: the code {code} is used by another team ({team.name}).")
+        code = code or _unique_code(row["name"], taken)
+        team = Team(name=row["name"][:80], code=code, created_by=user if user_id else None)
+        if row.get("primary_colour"):
+            team.primary_colour = row["primary_colour"]
+        if row.get("secondary_colour"):
+            team.secondary_colour = row["secondary_colour"]
+        try:
+            team_save(team=team, user=user)
+        except DomainError:
+            raise
+        except Exception as exc:  # a ValidationError of full_clean: name the line
+            messages = getattr(exc, "messages", [str(exc)])
+            raise DomainError(f"Line {row.get('line', '?')} ({row['name']}): {' '.join(messages)}")
+        taken.add(code)
+        teams.append(team)
+    return entries_add(tournament=tournament, teams=teams)
+
+
+def nations_enter(*, tournament: Tournament) -> list[Entry]:
+    """Enter the RWC 2023 nations that are not in the tournament yet (by World Rugby ranking)."""
+    entered = set(Entry.objects.filter(tournament=tournament).values_list("team_id", flat=True))
+    nations = [t for t in Team.objects.filter(is_nation=True).order_by("world_ranking") if t.pk not in entered]
+    return entries_add(tournament=tournament, teams=nations) if nations else []
+
+
+# -- Pools --------------------------------------------------------------------------------------------------
+
+
+def pool_create(*, tournament: Tournament, name: str, order: int | None = None) -> Pool:
+    """Add a pool to a tournament (or return the one of that name)."""
+    name = name.strip()
+    if not name:
+        raise DomainError({"name": ["A pool needs a name."]})
+    if order is None:
+        order = (Pool.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"] or 0) + 1
+    pool, _created = Pool.objects.get_or_create(tournament=tournament, name=name, defaults={"order": order})
+    return pool
+
+
+@transaction.atomic
+def pool_save(*, pool: Pool) -> Pool:
+    """Create or change a pool whose fields the caller has set (the admin)."""
+    pool.full_clean()
+    pool.save()
+    tournament_changed(pool.tournament)
+    return pool
+
+
+@transaction.atomic
+def pool_delete(*, pool: Pool) -> None:
+    """Delete a pool (its fixtures go with it; its entries are left without a pool)."""
+    tournament = pool.tournament
+    pool.delete()
+    tournament_changed(tournament)
+
+
+# -- Entries ------------------------------------------------------------------------------------------------
+
+
+def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Pool | str | None = None,
+                **fields: Any) -> list[Entry]:
+    """Enter teams (Team objects, codes or names) in a tournament, optionally in a pool (made if needed).
+
+    Seeds continue from the tournament's highest seed, in the order given (``seed`` in ``fields`` sets the
+    seed of a single team). A team already entered, or named twice, is refused. ``fields``: further entry
+    fields (player_name, computer_level...).
+    """
+    resolved = [t for t in teams if isinstance(t, Team)]
+    names = [t for t in teams if not isinstance(t, Team)]
+    if names:
+        lookup = dict(zip(names, teams_resolve(names), strict=True))
+        resolved = [t if isinstance(t, Team) else lookup[t] for t in teams]
+    codes = [t.code for t in resolved]
+    twice = sorted({c for c in codes if codes.count(c) > 1})
+    if twice:
+        raise DomainError(f"Team(s) named more than once: {', '.join(twice)}.")
+    already = sorted(Entry.objects.filter(tournament=tournament, team__in=resolved)
+                     .values_list("team__code", flat=True))
+    if already:
+        raise DomainError({"team": [f"Already in {tournament.name}: {', '.join(already)}."]})
+    if isinstance(pool, Pool) and pool.tournament_id != tournament.pk:
+        raise DomainError({"pool": [f"Pool {pool.name} belongs to another tournament."]})
+    seed = fields.pop("seed", None)
+    if seed is not None and len(resolved) != 1:
+        raise DomainError({"seed": ["A seed can be given for one team only."]})
+    if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
+        raise DomainError({"seed": ["Another team already has this seed."]})
+    try:
+        with transaction.atomic():
+            if isinstance(pool, str):
+                pool = pool_create(tournament=tournament, name=pool)
+            start = Entry.objects.filter(tournament=tournament).aggregate(m=Max("seed"))["m"] or 0
+            entries = Entry.objects.bulk_create([
+                Entry(tournament=tournament, team=team, pool=pool, seed=seed if seed is not None else start + i,
+                      **fields)
+                for i, team in enumerate(resolved, start=1)
+            ])
+            tournament_changed(tournament)
+    except IntegrityError:  # two requests entering the same team at once
+        raise DomainError({"team": ["This team or seed is already in the tournament."]})
+    return entries
+
+
+@transaction.atomic
+def entry_save(*, entry: Entry) -> Entry:
+    """Save an entry whose fields the caller has set (seed, pool, player, computer level: the API, the admin).
+
+    A new entry (the admin's "add") takes the next seed when it has none; a team entered twice or a seed
+    taken twice is refused.
+    """
+    if entry.pk is None:
+        if Entry.objects.filter(tournament_id=entry.tournament_id, team_id=entry.team_id).exists():
+            raise DomainError({"team": ["This team is already in the tournament."]})
+        if entry.seed is None:
+            entry.seed = (Entry.objects.filter(tournament_id=entry.tournament_id).aggregate(m=Max("seed"))["m"]
+                          or 0) + 1
+    if entry.seed is not None and Entry.objects.filter(tournament_id=entry.tournament_id, seed=entry.seed) \
+            .exclude(pk=entry.pk).exists():
+        raise DomainError({"seed": ["Another team already has this seed."]})
+    entry.save()
+    tournament_changed(entry.tournament)
+    return entry
+
+
+def entry_update(*, entry: Entry, pool: Pool | str | None | Any = ..., **fields: Any) -> Entry:
+    """Change an entry's fields; ``pool`` may be a Pool, a pool name (made if needed) or None."""
+    if pool is not ...:
+        if isinstance(pool, str):
+            pool = pool_create(tournament=entry.tournament, name=pool) if pool.strip() else None
+        entry.pool = pool
+    for name, value in fields.items():
+        setattr(entry, name, value)
+    return entry_save(entry=entry)
+
+
+def entry_set_player(*, entry: Entry, player: Any = None, player_name: str = "",
+                     computer_level: str = Entry.ComputerLevel.AWARE) -> Entry:
+    """Who plays an entry: a person's account, a person's name, or the computer at a level."""
+    if computer_level not in Entry.ComputerLevel.values:
+        raise DomainError({"computer_level": [f"Unknown computer level {computer_level!r}."]})
+    return entry_update(entry=entry, player=player, player_name=(player_name or "")[:80],
+                        computer_level=computer_level)
+
+
+def entry_delete(*, entry: Entry) -> None:
+    """Remove a team that has no fixture yet (a team with fixtures is withdrawn instead)."""
+    tournament = entry.tournament
+    try:
+        with transaction.atomic():
+            entry.delete()
+    except (ProtectedError, RestrictedError):
+        raise DomainError("This team already has fixtures or results: withdraw it instead of removing it.")
+    tournament_changed(tournament)
