@@ -502,8 +502,8 @@ class ResultInline(ParentAwareInline, LeagueForeignKeysMixin, admin.StackedInlin
     readonly_fields = ["source", "entered_by", "updated_at"]
 
     def get_extra(self, request, obj=None, **kwargs):
-        # One empty result form for a fixture with both teams and no result yet.
-        if obj is None or obj.home_id is None or obj.away_id is None:
+        # One empty result form for a fixture whose teams are known (a solo attempt: its entrant) and no result.
+        if obj is None or not services.fixture_ready_for_result(obj):
             return 0
         return 0 if Result.objects.filter(fixture=obj).exists() else 1
 

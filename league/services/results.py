@@ -220,6 +220,9 @@ def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
 # ---------------------------------------------------------------------------
 
 IMPORT_COLUMNS = ("pool", "round", "date", "home", "away", "home_score", "away_score", "home_tries", "away_tries")
+# Optional further columns: a walkover ("walkover_home", "walkover_away"), and for a level knockout match the
+# team that went through (its code or name) and how ("extra_time", "tries", "kicking").
+IMPORT_OPTIONAL_COLUMNS = ("kind", "winner", "decided_by")
 
 
 
@@ -337,16 +340,20 @@ def _read_text(file) -> str:
     return data.lstrip("\ufeff")
 
 
-def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSummary:
-    """Import results from CSV rows ``pool,round,date,home,away,home_score,away_score,home_tries,away_tries``.
+def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -> ImportSummary:
+    """Import results from CSV rows ``pool,round,date,home,away,home_score,away_score,home_tries,away_tries``
+    (and optionally ``kind,winner,decided_by``).
 
     ``file`` is a path-less file object (text or bytes, e.g. an upload) or the
     CSV text itself. A header row is optional. Teams are matched by code or
     name; the fixture by its two teams and pool (round and date only choose
     between two fixtures of the same teams, as in a double round robin; a row
     naming the teams the other way round than the fixture is turned round).
-    Every invalid or unmatched row is reported as "Line N: ..." in one
-    ValidationError, and then nothing of the file is saved.
+    With the pool left empty, a knockout or Swiss fixture is found by its two
+    teams, and a solo attempt by its entrant (the away team left empty). Every
+    result is checked by :func:`result_values_validate` (as the form, the API and
+    the admin check it). Every invalid or unmatched row is reported as "Line N:
+    ..." in one error, and then nothing of the file is saved.
     """
     text = _read_text(file)
     # strict: an unterminated quote is an error, not the rest of the file read as one cell.
@@ -361,36 +368,44 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
     for entry in entries:
         by_team.setdefault(entry.team.code.upper(), entry)
         by_team.setdefault(entry.team.name.upper(), entry)
-    fixtures = list(Fixture.objects.filter(tournament=tournament, pool__isnull=False, home__isnull=False,
-                                           away__isnull=False))
-    by_pair: dict[tuple[int, frozenset], list[Fixture]] = {}
+    fixtures = list(Fixture.objects.filter(tournament=tournament, home__isnull=False)
+                    .exclude(status=Fixture.Status.CANCELLED).select_related("home__team", "away__team"))
+    by_pair: dict[tuple[int | None, frozenset[int | None]], list[Fixture]] = {}
     for fixture in fixtures:
-        by_pair.setdefault((fixture.pool_id, frozenset((fixture.home_id, fixture.away_id))), []).append(fixture)
+        pair = frozenset((fixture.home_id, fixture.away_id))
+        if fixture.pool_id is not None:
+            by_pair.setdefault((fixture.pool_id, pair), []).append(fixture)
+        if fixture.away_id is not None or fixture.stage == Fixture.Stage.SOLO:
+            by_pair.setdefault((None, pair), []).append(fixture)  # the pool left empty: any stage
 
     errors: list[str] = []
-    planned: list[tuple[int, Fixture, dict]] = []
+    planned: list[tuple[int, Fixture, dict[str, Any]]] = []
     seen: dict[int, int] = {}
+    most = len(IMPORT_COLUMNS) + len(IMPORT_OPTIONAL_COLUMNS)
     for line, row in rows:
         if not row or all(not cell.strip() for cell in row):
             continue
         cells = [cell.strip() for cell in row]
         if line == 1 and cells[0].lower() == "pool":
             continue  # the header
-        if len(cells) != len(IMPORT_COLUMNS):
+        if not len(IMPORT_COLUMNS) <= len(cells) <= most:
             errors.append(f"Line {line}: expected {len(IMPORT_COLUMNS)} columns ({','.join(IMPORT_COLUMNS)}), "
                           f"found {len(cells)}.")
             continue
-        data = dict(zip(IMPORT_COLUMNS, cells, strict=True))
+        data = dict(zip((*IMPORT_COLUMNS, *IMPORT_OPTIONAL_COLUMNS), cells, strict=False))
         problems = []
+        solo = not data["away"]
         pool = _import_pool(data["pool"], pools)
-        if pool is None:
-            problems.append(f"unknown pool {data['pool']!r}" if data["pool"]
-                            else "the pool is missing (this tournament has several)")
+        if data["pool"] and pool is None:
+            problems.append(f"unknown pool {data['pool']!r}")
         home, away = by_team.get(data["home"].upper()), by_team.get(data["away"].upper())
-        for side in ("home", "away"):
+        for side in ("home", "away") if not solo else ("home",):
             if (home if side == "home" else away) is None:
                 problems.append(f"no team {data[side]!r} in this tournament" if data[side]
                                 else f"the {side} team is missing")
+        winner = by_team.get(data.get("winner", "").upper()) if data.get("winner") else None
+        if data.get("winner") and winner is None:
+            problems.append(f"no team {data['winner']!r} in this tournament")
         round_number = None
         if data["round"]:
             try:
@@ -406,35 +421,44 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
         if problems:
             errors.append(f"Line {line}: " + "; ".join(problems) + ".")
             continue
-        if home.pk == away.pk:
+        assert home is not None
+        if away is not None and home.pk == away.pk:
             errors.append(f"Line {line}: a team cannot play itself.")
             continue
-        candidates = by_pair.get((pool.pk, frozenset((home.pk, away.pk))), [])
-        fixture, swapped = _import_fixture(candidates, home, away, round_number, day)
+        pair = frozenset((home.pk, away.pk if away is not None else None))
+        candidates = by_pair.get((pool.pk if pool is not None else None, pair), [])
+        fixture, swapped = _import_fixture(candidates, home, round_number, day)
+        names = f"{home.team.code} v {away.team.code}" if away is not None else f"{home.team.code}'s attempt"
+        where = f" in pool {pool.name}" if pool is not None else ""
         if fixture is None and candidates:
-            errors.append(f"Line {line}: {home.team.code} and {away.team.code} meet more than once in pool "
-                          f"{pool.name}: give the round or the date of this match.")
+            errors.append(f"Line {line}: {names} meet more than once{where}: give the round or the date of "
+                          "this match." if away is not None else
+                          f"Line {line}: {names} has several attempts: give the round (the attempt's number).")
             continue
         if fixture is None:
-            errors.append(f"Line {line}: no fixture {home.team.code} v {away.team.code} in pool {pool.name}"
+            errors.append(f"Line {line}: no fixture {names}{where}"
                           + (f" in round {round_number}" if round_number else "")
                           + (f" on {day}" if day else "") + ".")
             continue
         if fixture.pk in seen:
-            errors.append(f"Line {line}: the fixture {home.team.code} v {away.team.code} is already on line "
-                          f"{seen[fixture.pk]}.")
+            errors.append(f"Line {line}: the fixture {names} is already on line {seen[fixture.pk]}.")
             continue
         seen[fixture.pk] = line
-        scores = {k: data[k] for k in ("home_score", "away_score", "home_tries", "away_tries")}
+        values: dict[str, Any] = {k: data[k] for k in ("home_score", "away_score", "home_tries", "away_tries")}
+        kind = data.get("kind") or Result.Kind.PLAYED
         if swapped:
-            scores = {"home_score": scores["away_score"], "away_score": scores["home_score"],
-                      "home_tries": scores["away_tries"], "away_tries": scores["home_tries"]}
+            values = {"home_score": values["away_score"], "away_score": values["home_score"],
+                      "home_tries": values["away_tries"], "away_tries": values["home_tries"]}
+            kind = {Result.Kind.WALKOVER_HOME: Result.Kind.WALKOVER_AWAY,
+                    Result.Kind.WALKOVER_AWAY: Result.Kind.WALKOVER_HOME}.get(kind, kind)
+        values.update(kind=kind, winner=winner, decided_by=data.get("decided_by") or "")
         try:
-            result_values_validate(tournament=tournament, fixture=fixture, **scores)
+            checked = result_values_validate(tournament=tournament, fixture=fixture, **values)
+            advancement.validate_result_change(fixture=fixture, values=dict(checked))
         except ValidationError as exc:
             errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
             continue
-        planned.append((line, fixture, scores))
+        planned.append((line, fixture, values))
     if errors:
         raise DomainError(errors)
     if not planned:
@@ -444,11 +468,11 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
     with transaction.atomic():
         existing = {r.fixture_id: _result_values(r) for r in Result.objects.filter(
             fixture__in=[f for _, f, _ in planned])}
-        for line, fixture, scores in planned:
+        for line, fixture, values in planned:
             before = existing.get(fixture.pk)
             try:
                 after = _result_values(result_record(fixture=fixture, source=Result.Source.IMPORT, user=user,
-                                                     reason="CSV import", **scores))
+                                                     reason="CSV import", **values))
             except ValidationError as exc:
                 errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
                 continue
@@ -467,14 +491,14 @@ def results_import_csv(*, tournament: Tournament, file, user=None) -> ImportSumm
 
 def _import_pool(name: str, pools: dict[str, Pool]) -> Pool | None:
     if not name:
-        return next(iter(pools.values())) if len(pools) == 1 else None
+        return None
     key = name.upper()
     if key.startswith("POOL "):
         key = key[5:].strip()
     return pools.get(key)
 
 
-def _import_fixture(candidates: list[Fixture], home: Entry, away: Entry, round_number: int | None,
+def _import_fixture(candidates: list[Fixture], home: Entry, round_number: int | None,
                     day: date | None) -> tuple[Fixture | None, bool]:
     """The fixture a row means and whether its home and away are the other way round in the row."""
     if not candidates:
