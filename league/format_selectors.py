@@ -17,6 +17,7 @@ The bracket comes in two shapes:
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from league.advancement import match_outcome
 from league.brackets import source_label
@@ -48,7 +49,8 @@ def _match_dict(fixture: Fixture, first_round: int) -> dict:
     outcome = match_outcome(fixture, result)
     winner = None
     if outcome is not None:
-        winner = fixture.home.team.code if outcome[0] == fixture.home_id else fixture.away.team.code
+        winning = fixture.home if outcome[0] == fixture.home_id else fixture.away
+        winner = winning.team.code if winning is not None else None
     return {
         "code": fixture.code,
         "bracket": fixture.bracket,
@@ -217,18 +219,19 @@ def solo_leaderboard(tournament: Tournament) -> list[dict]:
         key = (scored - conceded, scored, conceded)
         if home_id not in best or key[:2] > best[home_id][:2]:
             best[home_id] = key
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in entries:
-        margin, scored, conceded = best.get(entry.pk, (None, None, None))
+        found = best.get(entry.pk)
         rows.append({"position": None, "team": entry.team.code, "name": entry.team.name,
-                     "attempts": attempts[entry.pk], "margin": margin, "points_for": scored,
-                     "points_against": conceded, "withdrawn": entry.withdrawn_at is not None})
+                     "attempts": attempts[entry.pk], "margin": found[0] if found else None,
+                     "points_for": found[1] if found else None, "points_against": found[2] if found else None,
+                     "withdrawn": entry.withdrawn_at is not None})
     rows.sort(key=lambda r: (r["margin"] is None, -(r["margin"] or 0), -(r["points_for"] or 0), r["team"]))
-    previous = None
+    previous: tuple[tuple[int, int], int] | None = None
     for index, row in enumerate(rows, start=1):
         if row["margin"] is None:
             break
-        key = (row["margin"], row["points_for"])
-        row["position"] = previous[1] if previous and previous[0] == key else index
-        previous = (key, row["position"])
+        ranked = (row["margin"], row["points_for"])
+        row["position"] = previous[1] if previous and previous[0] == ranked else index
+        previous = (ranked, row["position"])
     return rows

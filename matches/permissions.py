@@ -22,8 +22,8 @@ def seats_held(match: Match, *, user: Any = None, session: Any = None) -> set[in
     for seat in match.seats.all():
         if seat.kind == MatchSeat.Kind.COMPUTER:
             continue
-        by_account = signed_in and (seat.user_id == user.pk
-                                    or (seat.entry_id is not None and seat.entry.player_id == user.pk))
+        by_account = signed_in and (seat.user_id == user.pk or (
+            seat.entry_id is not None and getattr(seat.entry, "player_id", None) == user.pk))
         by_code = seat.pk in session_seats or (seat.entry_id is not None and seat.entry_id in session_entries)
         if by_account or by_code:
             held.add(seat.seat)
@@ -40,7 +40,7 @@ def viewer_seat(match: Match, *, user: Any = None, session: Any = None, requeste
 
 def can_watch(user: Any, match: Match) -> bool:
     """Spectators: anyone for a friendly (the link is the key) or a match of a tournament they may view."""
-    if match.fixture_id is None:
+    if match.fixture is None:
         return True
     return can_view_tournament(user, match.fixture.tournament)
 
@@ -51,6 +51,6 @@ def can_manage(user: Any, match: Match) -> bool:
         return False
     if user.is_superuser:
         return True
-    if match.fixture_id is None:
+    if match.fixture is None:
         return bool(match.created_by_id == user.pk)
     return can_edit_tournament(user, match.fixture.tournament)

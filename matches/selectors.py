@@ -51,10 +51,11 @@ def score_of(state: GameState) -> dict:
 
 
 def seat_summary(seat: MatchSeat) -> dict:
+    entry = seat.entry
     return {"seat": seat.seat, "side": SEAT_NAMES[seat.seat], "kind": seat.kind, "name": seat.label,
             "computer_level": seat.computer_level or None,
-            "team": seat.entry.team.code if seat.entry_id else None,
-            "colour": seat.entry.team.primary_colour if seat.entry_id else ("#1f5f3a", "#b3261e")[seat.seat]}
+            "team": entry.team.code if entry is not None else None,
+            "colour": entry.team.primary_colour if entry is not None else ("#1f5f3a", "#b3261e")[seat.seat]}
 
 
 def match_view(match: Match, state: GameState, seat: int | None, *, events_from: int | None = None) -> dict:
@@ -84,7 +85,7 @@ def match_view(match: Match, state: GameState, seat: int | None, *, events_from:
         "score": score_of(state),
         "outcome": match.outcome,
         "fixture": match.fixture_id,
-        "tournament": match.fixture.tournament.slug if match.fixture_id else None,
+        "tournament": match.fixture.tournament.slug if match.fixture is not None else None,
         "view": state.view(seat),
         "events_from": start,
         "event_count": total,

@@ -150,6 +150,7 @@ def _finish(match: Match, state: GameState, user) -> None:
         # An organiser entered a result by hand while the match was on: theirs stands.
         match.outcome["result_note"] = "the fixture already had a result; it was left unchanged"
         return
+    assert fixture is not None  # match.fixture_id is set
     mapped = result_from_outcome(match.ruleset, outcome)
     winner = None
     if mapped["winner_seat"] is not None:
@@ -198,7 +199,7 @@ def fixture_team_names(ruleset_cls, options: dict, fixture) -> dict:
 
 
 @transaction.atomic  # the match and its seats, or nothing
-def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list[dict], fixture=None,
+def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list[dict | None], fixture=None,
             user=None) -> Match:
     try:
         cls = get_ruleset(ruleset)
@@ -220,7 +221,7 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
                             "entry": seats[1].get("entry") if len(seats) > 1 and seats[1] else None}]
     objs = {}
     for number, spec in enumerate(seats):
-        objs[number] = MatchSeat.objects.create(match=match, seat=number, **spec)
+        objs[number] = MatchSeat.objects.create(match=match, seat=number, **(spec or {}))
     state = new_game(ruleset, seed=match.seed, options=match.options)
     _play_computer_seats(match, state, objs)
     _after_moves(match, state, user)
@@ -253,7 +254,8 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     if Result.objects.filter(fixture=fixture).exists():
         raise DomainError("This fixture already has a result.")
     merged = {**(tournament.ruleset_options or {}), **(options or {})}
-    seats = [_seat_from_entry(fixture.home), _seat_from_entry(fixture.away) if fixture.away_id else None]
+    seats: list[dict | None] = [_seat_from_entry(fixture.home),
+                                _seat_from_entry(fixture.away) if fixture.away_id else None]
     for entry in (fixture.home, fixture.away):
         if entry is not None and (entry.player_id or entry.player_name):
             EntryPass.objects.get_or_create(entry=entry)

@@ -5,9 +5,9 @@ The formats (``league.formats``) decide *which* fixtures a tournament needs; the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import date, time, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Max, QuerySet
@@ -67,7 +67,7 @@ def fixtures_generate_round_robin(
         entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
         if not pools or not entries:
             raise DomainError("Put the teams in pools before generating fixtures.")
-        rounds_by_pool = {
+        rounds_by_pool: dict[Hashable, Any] = {
             pool.pk: scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
             for pool in pools
         }
@@ -76,8 +76,9 @@ def fixtures_generate_round_robin(
                                              venues=venues)
         zone = timezone.get_current_timezone()
         fixtures = Fixture.objects.bulk_create([
-            Fixture(tournament=tournament, pool_id=m.pool, stage=Fixture.Stage.POOL, round_number=m.round_number,
-                    round_name=f"Round {m.round_number}", home_id=m.home, away_id=m.away, slot=m.slot,
+            Fixture(tournament=tournament, pool_id=cast(int, m.pool), stage=Fixture.Stage.POOL,
+                    round_number=m.round_number, round_name=f"Round {m.round_number}", home_id=cast(int, m.home),
+                    away_id=cast(int, m.away), slot=m.slot,
                     venue=m.venue, kickoff=timezone.make_aware(m.kickoff, zone) if m.kickoff else None)
             for m in planned
         ])
@@ -174,7 +175,7 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
             missing = sorted(set(by_code) - set(assignment))
             if missing:
                 raise draws.DrawError(f"no pool given for {', '.join(missing)}")
-            drawn = draws.manual_draw(assignment, names)
+            drawn = draws.manual_draw(cast(Mapping[Hashable, str], assignment), names)
             seed = None
         else:
             seed = draws.new_draw_seed() if seed is None else int(seed)
@@ -187,11 +188,11 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     pool_objects = {name: pool_create(tournament=tournament, name=name, order=i)
                     for i, name in enumerate(names, start=1)}
     for name, codes in drawn.items():
-        Entry.objects.filter(pk__in=[by_code[c].pk for c in codes]).update(pool=pool_objects[name])
+        Entry.objects.filter(pk__in=[by_code[str(c)].pk for c in codes]).update(pool=pool_objects[name])
     Tournament.objects.filter(pk=tournament.pk).update(draw_method=method, draw_seed=seed)
     tournament.draw_method, tournament.draw_seed = method, seed
     tournament_changed(tournament)
-    return {name: list(codes) for name, codes in drawn.items()}
+    return {name: [str(c) for c in codes] for name, codes in drawn.items()}
 
 
 @transaction.atomic

@@ -38,7 +38,7 @@ def _result_values(result: Result | None) -> dict | None:
     }
 
 
-def _check_number(errors: dict, name: str, value, label: str) -> int | None:
+def _check_number(errors: dict[str, list[str]], name: str, value: Any, label: str) -> int | None:
     """The value as a non-negative whole number, or None with a message added to ``errors``."""
     number = None
     if isinstance(value, int) and not isinstance(value, bool):  # bool is an int in Python: refuse True/False
@@ -63,9 +63,9 @@ def fixture_ready_for_result(fixture: Fixture) -> bool:
     return fixture.home_id is not None and (fixture.away_id is not None or fixture.stage == Fixture.Stage.SOLO)
 
 
-def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_score, away_score, home_tries,
-                           away_tries, kind: str = Result.Kind.PLAYED, winner: Entry | None = None,
-                           decided_by: str = "") -> dict:
+def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_score: Any, away_score: Any,
+                           home_tries: Any, away_tries: Any, kind: str = Result.Kind.PLAYED,
+                           winner: Entry | None = None, decided_by: str = "") -> dict[str, Any]:
     """Check a result's values against the tournament's rules; return them cleaned (or raise ValidationError).
 
     Walkovers take the tournament's walkover score and tries whatever was sent.
@@ -91,7 +91,7 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
         if winner is not None and winner.pk != values["winner_id"]:
             raise DomainError({"winner": ["The winner of a walkover is the team it is awarded to."]})
         return values
-    numbers = {}
+    numbers: dict[str, int | None] = {}
     for name, value, label in (("home_score", home_score, "home score"), ("away_score", away_score, "away score"),
                                ("home_tries", home_tries, "home tries"), ("away_tries", away_tries, "away tries")):
         if value is None or value == "":
@@ -103,38 +103,39 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
         numbers[name] = _check_number(errors, name, value, label)
     if errors:
         raise DomainError(errors)
+    valid = {name: number for name, number in numbers.items() if number is not None}
     scoring = get_spec(tournament.ruleset).scoring
     for side in ("home", "away"):
-        message = scoring.score_error(numbers[f"{side}_score"], numbers[f"{side}_tries"])
+        message = scoring.score_error(valid[f"{side}_score"], valid[f"{side}_tries"])
         if message:
             errors.setdefault(f"{side}_score", []).append(f"{side.capitalize()}: {message}")
     winner_id = winner.pk if winner is not None else None
     if winner_id is not None and winner_id not in (fixture.home_id, fixture.away_id):
         errors.setdefault("winner", []).append("The winner must be one of the two teams of this fixture.")
-    elif numbers["home_score"] != numbers["away_score"]:
-        leader = fixture.home_id if numbers["home_score"] > numbers["away_score"] else fixture.away_id
+    elif valid["home_score"] != valid["away_score"]:
+        leader = fixture.home_id if valid["home_score"] > valid["away_score"] else fixture.away_id
         if winner_id is not None and winner_id != leader:
             errors.setdefault("winner", []).append("The winner must be the team with the higher score.")
         winner_id = leader
     if errors:
         raise DomainError(errors)
-    return {**numbers, "kind": kind, "decided_by": decided_by, "winner_id": winner_id}
+    return {**valid, "kind": kind, "decided_by": decided_by, "winner_id": winner_id}
 
 
 @transaction.atomic
 def result_record(
     *,
     fixture: Fixture,
-    home_score=None,
-    away_score=None,
-    home_tries=0,
-    away_tries=0,
+    home_score: Any = None,
+    away_score: Any = None,
+    home_tries: Any = 0,
+    away_tries: Any = 0,
     kind: str = Result.Kind.PLAYED,
     winner: Entry | None = None,
     decided_by: str = "",
-    stats: dict | None = None,
+    stats: dict[str, Any] | None = None,
     source: str = Result.Source.MANUAL,
-    user=None,
+    user: Any = None,
     reason: str = "",
 ) -> Result:
     """Record or correct a fixture's result, in one transaction, and keep the change in the audit trail.
@@ -194,7 +195,7 @@ def result_record(
 
 
 @transaction.atomic
-def result_delete(*, fixture: Fixture, user=None, reason: str = "") -> None:
+def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> None:
     """Delete a fixture's result (audit row kept, fixture back to scheduled, standings follow)."""
     fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
     result = Result.objects.select_for_update().filter(fixture=fixture).first()
@@ -324,7 +325,7 @@ class ImportSummary:
         return self.created + self.updated + self.unchanged
 
 
-def _read_text(file) -> str:
+def _read_text(file: Any) -> str:
     if isinstance(file, (str, bytes)) and not hasattr(file, "read"):
         data = file
     else:
@@ -427,30 +428,32 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
             continue
         pair = frozenset((home.pk, away.pk if away is not None else None))
         candidates = by_pair.get((pool.pk if pool is not None else None, pair), [])
-        fixture, swapped = _import_fixture(candidates, home, round_number, day)
+        found, swapped = _import_fixture(candidates, home, round_number, day)
         names = f"{home.team.code} v {away.team.code}" if away is not None else f"{home.team.code}'s attempt"
         where = f" in pool {pool.name}" if pool is not None else ""
-        if fixture is None and candidates:
+        if found is None and candidates:
             errors.append(f"Line {line}: {names} meet more than once{where}: give the round or the date of "
                           "this match." if away is not None else
                           f"Line {line}: {names} has several attempts: give the round (the attempt's number).")
             continue
-        if fixture is None:
+        if found is None:
             errors.append(f"Line {line}: no fixture {names}{where}"
                           + (f" in round {round_number}" if round_number else "")
                           + (f" on {day}" if day else "") + ".")
             continue
+        fixture = found
         if fixture.pk in seen:
             errors.append(f"Line {line}: the fixture {names} is already on line {seen[fixture.pk]}.")
             continue
         seen[fixture.pk] = line
         values: dict[str, Any] = {k: data[k] for k in ("home_score", "away_score", "home_tries", "away_tries")}
-        kind = data.get("kind") or Result.Kind.PLAYED
+        kind: str = data.get("kind") or Result.Kind.PLAYED
         if swapped:
             values = {"home_score": values["away_score"], "away_score": values["home_score"],
                       "home_tries": values["away_tries"], "away_tries": values["home_tries"]}
-            kind = {Result.Kind.WALKOVER_HOME: Result.Kind.WALKOVER_AWAY,
-                    Result.Kind.WALKOVER_AWAY: Result.Kind.WALKOVER_HOME}.get(kind, kind)
+            turned = {str(Result.Kind.WALKOVER_HOME): str(Result.Kind.WALKOVER_AWAY),
+                      str(Result.Kind.WALKOVER_AWAY): str(Result.Kind.WALKOVER_HOME)}
+            kind = turned.get(kind, kind)
         values.update(kind=kind, winner=winner, decided_by=data.get("decided_by") or "")
         try:
             checked = result_values_validate(tournament=tournament, fixture=fixture, **values)
