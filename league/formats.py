@@ -295,16 +295,19 @@ def swiss_pair_next_round(*, tournament: Tournament, user=None) -> list[Fixture]
         raise ValidationError(f"Round {last} is not finished: {len(unfinished)} result(s) missing.")
     table = swiss_table(tournament)
     ranked = [row["entry_id"] for row in table if not row["withdrawn"]]
+    points = {row["entry_id"]: row["points"] for row in table}
     played = [(f.home_id, f.away_id) for f in existing if f.away_id is not None]
     byes: dict[int, int] = {}
-    homes: dict[int, int] = {}
-    for f in existing:
+    venues: dict[int, str] = {}  # each team's games in round order: "H" home, "A" away
+    for f in sorted(existing, key=lambda f: (f.round_number, f.slot)):
         if f.away_id is None and f.home_id is not None:
             byes[f.home_id] = byes.get(f.home_id, 0) + 1
         elif f.home_id is not None:
-            homes[f.home_id] = homes.get(f.home_id, 0) + 1
+            venues[f.home_id] = venues.get(f.home_id, "") + "H"
+            venues[f.away_id] = venues.get(f.away_id, "") + "A"
     try:
-        pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, home_counts=homes)
+        pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, points=points, venues=venues,
+                                       rounds_left=swiss_rounds(tournament) - last - 1)
     except swiss.SwissError as exc:
         raise ValidationError(f"Round {last + 1} cannot be paired: {exc}.")
     number = last + 1

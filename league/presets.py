@@ -221,9 +221,9 @@ def swiss_preset(*, name: str, slug: str, teams=None, ruleset: str = MANUAL,
     from league.swiss import swiss_rounds_possible
 
     teams = _format_teams(teams, 2, "A Swiss")
-    rounds = _int_option(kwargs, "rounds", min(5, swiss_rounds_possible(len(teams))))
-    if not 1 <= rounds < len(teams) + (len(teams) % 2):
-        raise ValidationError(f"{len(teams)} teams can play 1 to {len(teams) - 1 + len(teams) % 2} Swiss rounds "
+    rounds = _int_option(kwargs, "rounds", min(5, max(1, len(teams) // 2)))
+    if not 1 <= rounds <= swiss_rounds_possible(len(teams)):
+        raise ValidationError(f"{len(teams)} teams can play 1 to {swiss_rounds_possible(len(teams))} Swiss rounds "
                               f"without a rematch, not {rounds}.")
     with transaction.atomic():
         tournament = services.tournament_create(
