@@ -1,4 +1,4 @@
-"""Round robin (circle method), time slots and the calendar: pure tests, no database."""
+"""Round robin (FIDE Berger tables), time slots and the calendar: pure tests, no database."""
 
 from collections import Counter
 from datetime import date, datetime, time
