@@ -178,12 +178,15 @@ if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = VAR_DIR / "celery-broker"
     (_broker_dir / "out").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
+    (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery-results").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "out"),
         "data_folder_out": str(_broker_dir / "out"),
         "processed_folder": str(_broker_dir / "processed"),
         "store_processed": False,
+        # kombu would otherwise write its exchange tables to ./control in whatever folder the worker starts.
+        "control_folder": str(_broker_dir / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True

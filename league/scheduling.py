@@ -1,15 +1,22 @@
 """Round-robin fixtures and their calendar: pure functions, no database.
 
-Pairings come from the circle (Berger) method: one team stays put and the
-others rotate one place per round, so every pair meets exactly once and nobody
-plays twice in a round. With an odd number of teams a "bye" joins the circle;
-the team drawn against it rests that round.
+Pairings and venues are FIDE's Berger tables (FIDE Handbook C.05, Annex 1):
+``teams[i]`` plays as number ``i + 1``; in round ``r`` (from 1) of an even
+count ``n``, number ``n`` meets number ``o = (r - 1) * n / 2 mod (n - 1) + 1``,
+away in odd rounds and at home in even ones, and for ``k = 1 .. n/2 - 1``
+number ``o + k`` is at home to ``o - k`` (counted round 1 .. n - 1). With an odd
+count, the number ``n + 1`` is the bye: the team drawn against it rests. Every
+pair meets once; every team's home and away counts differ by at most one, and
+nobody plays three home or three away games in a row (byes skipped).
 
-Home and away: in a single round robin every team's home and away counts differ
-by at most one (0 with an odd number of teams, 1 with an even number, since each
-team then plays an odd number of matches). A double round robin repeats the
-rounds with home and away swapped, so every team is at home exactly as often as
-away and meets every opponent once at home and once away.
+A double round robin plays the Berger rounds again with home and away swapped.
+Swapped straight after the first cycle, the fixed number and one other would
+play three home or three away games in a row at every even size (the first
+cycle ends and the second starts with the same venue for them); FIDE's
+recommendation, followed here, swaps the last two rounds of the first cycle,
+which removes every such run for every size (checked for 2 to 40 teams by the
+tests). Every team is then at home exactly as often as away, and meets every
+opponent once at home and once away.
 
 Teams are any hashable values (entry ids in the services, codes in tests).
 """
@@ -49,50 +56,50 @@ class ScheduledMatch:
     pool: Hashable | None = None
 
 
-_BYE = object()  # a sentinel that cannot clash with a real team value
+def berger_table(team_count: int) -> list[list[tuple[int, int]]]:
+    """FIDE's Berger table for ``team_count`` teams: per round, the (home, away) numbers from 1, board order.
+
+    With an odd count the table is that of ``team_count + 1`` numbers, the last
+    one being the bye (its pairs are kept, so the table reads as published).
+    """
+    size = team_count + team_count % 2
+    rounds = []
+    for r in range(1, size):
+        opponent = (r - 1) * (size // 2) % (size - 1) + 1
+        boards = [(opponent, size) if r % 2 else (size, opponent)]
+        for k in range(1, size // 2):
+            boards.append(((opponent + k - 1) % (size - 1) + 1, (opponent - k - 1) % (size - 1) + 1))
+        rounds.append(boards)
+    return rounds
 
 
 def round_robin(teams: Sequence[Hashable], *, double: bool = False) -> list[Round]:
-    """The rounds of a round robin between ``teams`` by the circle (Berger) method.
+    """The rounds of a round robin between ``teams`` by FIDE's Berger tables (``teams[0]`` is number 1).
 
     ``double`` adds the return rounds (home and away swapped) after the first
-    half. Teams must be distinct; fewer than two teams make no rounds.
+    cycle, whose last two rounds are then swapped (FIDE's recommendation, so
+    nobody has three home or three away games in a row). Teams must be
+    distinct; fewer than two teams make no rounds.
     """
     teams = list(teams)
     if len(set(teams)) != len(teams):
         raise ValueError("each team may appear only once in a round robin")
     if len(teams) < 2:
         return []
-    # With an odd count the bye takes the fixed place: it then meets every team
-    # once, and the orientation rule below gives every team as many home as away
-    # matches (checked for every size by the property tests).
-    circle: list = ([_BYE] + teams) if len(teams) % 2 else teams[:]
-    size = len(circle)
-    fixed, rotating = circle[0], circle[1:]
-    first_half: list[Round] = []
-    for index in range(size - 1):
-        ordered = [fixed] + rotating
-        matches: list[tuple[Hashable, Hashable]] = []
-        bye = None
-        for i in range(size // 2):
-            home, away = ordered[i], ordered[size - 1 - i]
-            # Alternate the fixed team's venue by round and the other pairs by
-            # board position: this is what keeps everyone's home/away balanced.
-            if (i == 0 and index % 2 == 1) or (i > 0 and i % 2 == 1):
-                home, away = away, home
-            if home is _BYE or away is _BYE:
-                bye = away if home is _BYE else home
-                continue
-            matches.append((home, away))
-        first_half.append(Round(number=index + 1, matches=tuple(matches), bye=bye))
-        rotating = rotating[-1:] + rotating[:-1]
+    cycle = []
+    for boards in berger_table(len(teams)):
+        matches, bye = [], None
+        for home, away in boards:
+            if max(home, away) > len(teams):
+                bye = teams[min(home, away) - 1]
+            else:
+                matches.append((teams[home - 1], teams[away - 1]))
+        cycle.append((tuple(matches), bye))
     if not double:
-        return first_half
-    second_half = [
-        Round(number=len(first_half) + r.number, matches=tuple((a, h) for h, a in r.matches), bye=r.bye)
-        for r in first_half
-    ]
-    return first_half + second_half
+        return [Round(number=i, matches=m, bye=b) for i, (m, b) in enumerate(cycle, start=1)]
+    first = cycle[:-2] + cycle[-2:][::-1] if len(cycle) >= 2 else cycle
+    second = [(tuple((a, h) for h, a in matches), bye) for matches, bye in cycle]
+    return [Round(number=i, matches=m, bye=b) for i, (m, b) in enumerate(first + second, start=1)]
 
 
 def assign_slots(matches: Sequence[tuple[Hashable, Hashable]], venues: Sequence[str] | None

@@ -30,6 +30,8 @@ def load_decks(path: Path = DECK_FILE) -> tuple[dict[str, dict], dict[str, dict]
                 raise ValueError(f"card {card['id']}: unknown call {card['call']!r}")
             if card["to"] not in ("attacker", "defender"):
                 raise ValueError(f"card {card['id']}: 'to' must be attacker or defender")
+            if card.get("intercept") and card["call"] != "play_on":
+                raise ValueError(f"card {card['id']}: only a play_on card can be an interception")
             if card["call"] == "kick_off" and card.get("spot") not in KICK_OFF_SPOTS:
                 raise ValueError(f"card {card['id']}: kick_off needs a spot in {KICK_OFF_SPOTS}")
             if card["id"] in cards:

@@ -53,6 +53,7 @@ _CALL_22 = tuple(sorted(("backs", "forwards", "kick", "kick_double")))
 _CALL_ZONE = tuple(sorted(("backs", "forwards", "kick", "drop_goal")))
 _MISS = tuple(sorted(("run_on", "backs", "forwards", "kick")))
 _MISS_22 = tuple(sorted(("run_on", "backs", "forwards", "kick", "kick_double")))
+_MISS_ZONE = tuple(sorted(("run_on", "backs", "forwards", "kick", "drop_goal")))
 _FREE = tuple(sorted(("kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
 _PEN_GOAL = tuple(sorted(("goal", "kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
 _SIDES = ("left", "right")
@@ -92,7 +93,7 @@ class BokxState(GameState):
         name="RUGBY_Bokx",
         players=2,
         hidden_information=False,
-        rules_version="3.01-engine.1",
+        rules_version="3.01-engine.2",
         description="JH Nel's dice board game: call the play, throw for success, distance and direction, "
                     "referee cards, scrums, lineouts and rucks on a 22 x 16 block field.",
         options={
@@ -126,6 +127,7 @@ class BokxState(GameState):
         self.ctx: dict = {}
         self.after_miss = False
         self.intercept = False
+        self.regained = False
         self.run_group = "backs"
         self.carrier = ""
         self.last_card = None
@@ -154,7 +156,10 @@ class BokxState(GameState):
         if phase == "call":
             p = progress(seat, self.y)
             if self.after_miss:
-                return list(_MISS_22 if p <= 4 else _MISS)
+                # A missed tackle bars the drop goal (3.4.2.1); regaining a kick does not (3.4.1).
+                if p <= 4:
+                    return list(_MISS_22)
+                return list(_MISS_ZONE if self.regained and p in _ZONE_P else _MISS)
             if p <= 4:
                 return list(_CALL_22)
             return list(_CALL_ZONE if p in _ZONE_P else _CALL)
@@ -219,7 +224,7 @@ class BokxState(GameState):
     # ---- call the play ----------------------------------------------------------------------------
     def _call(self, seat: int, action: str) -> None:
         intercept = self.intercept
-        self.after_miss = self.intercept = False
+        self.after_miss = self.intercept = self.regained = False
         team = self.teams[seat]
         if action == "run_on":
             self._tick(SECONDS["run_on"])
@@ -228,12 +233,15 @@ class BokxState(GameState):
         elif action == "backs" or action == "forwards":
             self._tick(SECONDS["run"])
             self.stats[seat]["runs"] += 1
-            if intercept:
-                # After an interception the ball is only moved down the channel (no success, no line throw).
-                self.emit("call", seat, f"{team} run the interception with the {action}.", call=action)
+            if intercept and action == "backs":
+                # 2.2.4: after an interception the backline only moves the ball down the channel
+                # ("not throwing the dice to determine success rate or movement down the Line").
+                self.emit("call", seat, f"{team} run the interception with the backs.", call=action)
                 self.carrier = ""
                 self._carry(seat, action)
                 return
+            # 2.2.4: the forwards skip only the line throw after an interception; the success throw stands.
+            cont = (lambda: self._channel_only(seat, action)) if intercept else (lambda: self._line(seat, action))
             v = self._roll()
             if v == 1:
                 self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
@@ -242,10 +250,11 @@ class BokxState(GameState):
                 self._gain(1 - seat, intercept=True)
             elif v <= 3:
                 self.emit("call", seat, f"{team} run with the {action}: the referee has a call.", call=action, die=v)
-                self._card("running", seat, 1 - seat, lambda: self._line(seat, action))
+                self._card("running", seat, 1 - seat, cont)
             else:
-                self.emit("call", seat, f"{team} run with the {action}.", call=action, die=v)
-                self._line(seat, action)
+                self.emit("call", seat, f"{team} run with the {action}"
+                                        f"{' from the interception' if intercept else ''}.", call=action, die=v)
+                cont()
         elif action == "kick" or action == "kick_double":
             self._tick(SECONDS["kick"])
             double = action == "kick_double"
@@ -303,6 +312,11 @@ class BokxState(GameState):
         self.emit("line", seat, f"The ball goes {d} block{'s' if d != 1 else ''} down the line to the "
                                 f"{self.carrier}: left or right?", blocks=d, carrier=self.carrier)
 
+    def _channel_only(self, seat: int, group: str) -> None:
+        """The forwards run an interception: no line throw, straight down the channel (2.2.4)."""
+        self.carrier = ""
+        self._carry(seat, group)
+
     def _carry(self, seat: int, group: str) -> None:
         """THROW 3 of a run (or the whole run after an interception or a missed tackle): down the channel."""
         self.run_group = group
@@ -345,7 +359,7 @@ class BokxState(GameState):
         self._ruck(att)
 
     def _missed(self, att: int, group: str) -> None:
-        self.poss = att
+        self._possess(att)
         self.actor = att
         self.phase = "call"
         self.after_miss = True
@@ -400,6 +414,12 @@ class BokxState(GameState):
         self.emit("kick", seat, f"{self.teams[seat]} kick {d} block{'s' if d != 1 else ''} downfield and "
                                 f"{line} across: left or right?", blocks=d, across=line)
 
+    def _possess(self, seat: int) -> None:
+        """``seat`` has the ball; a change of possession forgets the other side's ball carrier."""
+        if seat != self.poss:
+            self.carrier = ""
+            self.poss = seat
+
     def _side(self, seat: int, action: str) -> None:
         dx = (-1 if seat == 0 else 1) if action == "left" else (1 if seat == 0 else -1)
         ctx = self.ctx
@@ -409,6 +429,14 @@ class BokxState(GameState):
             if self.carrier == "wing":
                 self.carrier = WINGS[-1 if action == "left" else 1]
             if nx < 0 or nx > 15:
+                if progress(seat, self.y) == 0:
+                    # 3.5.2: a lineout only when the ball crossed a side line "not behind a Goal Line".
+                    # Run into touch-in-goal from its own in-goal, the ball is made dead by the side
+                    # defending that goal line: a kick-off from behind the goal line (3.3.1.1 b).
+                    self.emit("touch", seat, f"The {self.carrier} runs into touch-in-goal: the ball is dead. "
+                                             f"Goal-line kick-off to {self.teams[seat]}.", side=action)
+                    self._kick_off(seat, "goal_line")
+                    return
                 self.emit("touch", seat, f"The {self.carrier} is bundled into touch: lineout to "
                                          f"{self.teams[1 - seat]}.", side=action)
                 self._lineout(1 - seat, self.y, "left" if nx < 0 else "right")
@@ -455,22 +483,25 @@ class BokxState(GameState):
             self.carrier = "chasing wing"
             self._gain(kicker)
             if self.phase == "call":
-                # Booklet 2.1.2: after regaining the kick, "continue running or change the play".
+                # Booklet 2.1.2: after regaining the kick, "continue running or change the play"; 3.4.1:
+                # "must Call-the-Play" (a drop goal too: its ban belongs to the missed tackle, 3.4.2.1).
                 self.after_miss = True
+                self.regained = True
                 self.run_group = "backs"
         elif v <= 3:
             self.emit("catch", rcv, f"{self.teams[rcv]} go up for the catch: the referee has a call.",
                       die=v, x=self.x, y=self.y)
-            self._card("catch", kicker, rcv, lambda: self._caught(rcv), lambda: self._catch(kicker))
+            self._card("catch", kicker, rcv, lambda: self._caught(rcv))
         else:
             self.emit("catch", rcv, f"{self.teams[rcv]} catch it.", die=v, x=self.x, y=self.y, caught=True)
             self._caught(rcv)
 
     def _caught(self, rcv: int) -> None:
         if progress(rcv, self.y) == 0:
-            # Caught in its own in-goal: the catcher grounds it, 22 m kick-off.
-            self.emit("dead", rcv, f"{self.teams[rcv]} ground it in-goal: 22 m kick-off.")
-            self._kick_off(rcv, "22")
+            # Caught in its own in-goal: the catcher grounds it, and a ball "made dead by the Defender
+            # inside the In-goal area" is a kick-off from behind the goal line (3.3.1.1 b).
+            self.emit("dead", rcv, f"{self.teams[rcv]} ground it in-goal: goal-line kick-off.")
+            self._kick_off(rcv, "goal_line")
         else:
             self._gain(rcv)
 
@@ -479,7 +510,7 @@ class BokxState(GameState):
         if self._time_up():
             return
         self.x, self.y = KICK_OFF_BLOCKS[spot][seat]
-        self.poss = seat
+        self._possess(seat)
         self._tick(SECONDS["kick_off"])
         if spot == "halfway":
             self.emit("kick_off", seat, f"{self.teams[seat]} kick off from halfway.", spot=spot)
@@ -487,6 +518,7 @@ class BokxState(GameState):
         else:
             self.phase = "kickoff"
             self.actor = seat
+            self.ctx = {"spot": spot}
             where = "the 22" if spot == "22" else "the goal line"
             self.emit("kick_off", seat, f"{self.teams[seat]} to kick off from {where}.", spot=spot)
 
@@ -496,7 +528,7 @@ class BokxState(GameState):
             return
         self.x = x
         self.y = 1 if y < 1 else 20 if y > 20 else y
-        self.poss = feeder
+        self._possess(feeder)
         self._tick(SECONDS["scrum"])
         self._set_piece("scrum", feeder)
 
@@ -505,7 +537,7 @@ class BokxState(GameState):
             return
         self.x = LINEOUT_BALL_X[side]
         self.y = y
-        self.poss = thrower
+        self._possess(thrower)
         self._tick(SECONDS["lineout"])
         self._set_piece("lineout", thrower)
 
@@ -531,19 +563,19 @@ class BokxState(GameState):
 
     def _gain(self, seat: int, intercept: bool = False) -> None:
         """``seat`` has the ball at its position: in-goal play in the opponent's in-goal, else call the play."""
-        self.poss = seat
+        self._possess(seat)
         if progress(seat, self.y) == 21:
             self._in_goal(seat)
             return
         self.actor = seat
         self.phase = "call"
         self.intercept = intercept
-        self.after_miss = False
+        self.after_miss = self.regained = False
 
     # ---- in-goal and scoring ----------------------------------------------------------------------
     def _in_goal(self, att: int) -> None:
         dfn = 1 - att
-        self.poss = att
+        self._possess(att)
         self._tick(SECONDS["in_goal"])
         v = self._roll()
         if v == 1 or v == 4:
@@ -596,7 +628,7 @@ class BokxState(GameState):
     # ---- penalties and free kicks -----------------------------------------------------------------
     def _penalty(self, seat: int, kind: str) -> None:
         self.y = 1 if self.y < 1 else 20 if self.y > 20 else self.y
-        self.poss = seat
+        self._possess(seat)
         self.actor = seat
         self.phase = kind
         self._tick(SECONDS["penalty"])
@@ -626,11 +658,11 @@ class BokxState(GameState):
             self._line(seat, group)
 
     # ---- referee cards ------------------------------------------------------------------------------
-    def _card(self, group: str, att: int, dfn: int, cont, again=None) -> None:
+    def _card(self, group: str, att: int, dfn: int, cont) -> None:
         """Draw the top card of ``group`` (it goes to the bottom) and carry out the call.
 
         ``att``/``dfn`` are the attacker and defender of the play; ``cont`` continues the play as a
-        success; ``again`` repeats the throw (the "catches ball in air" card outside the 22).
+        success (for a catch card: the ball is caught).
         """
         deck = self.decks[group]
         cid = deck.pop(0)
@@ -647,9 +679,14 @@ class BokxState(GameState):
         if call == "continue":
             cont()
         elif call == "play_on":
+            if group == "catch" and to == dfn:
+                # "Ball was successfully caught by Defender" (4.3): a catch like a [4]-[6].
+                cont()
+                return
             if to != self.poss:
                 self.stats[to]["turnovers"] += 1
-            self._gain(to)
+            # "Pass intercepted" is an interception: the interceptor may run it down the channel (2.2.4).
+            self._gain(to, intercept=bool(card.get("intercept")))
         elif call == "penalty" or call == "free_kick":
             self._penalty(to, call)
         elif call == "scrum":
@@ -657,10 +694,9 @@ class BokxState(GameState):
         elif call == "kick_off":
             self._kick_off(to, card["spot"])
         elif call == "mark":
+            # "Catches ball in air" (4.3): inside the catcher's own 22 a free kick, outside "Play on".
             if progress(dfn, self.y) <= 4:
                 self._penalty(dfn, "free_kick")
-            elif again is not None:
-                again()
             else:
                 cont()
         elif call == "block":
@@ -760,12 +796,14 @@ class BokxState(GameState):
         return out
 
     _FIELDS = ("teams", "score", "tries", "stats", "period", "secs", "elapsed", "period_len", "x", "y", "poss",
-               "phase", "actor", "ctx", "after_miss", "intercept", "run_group", "carrier", "last_card",
-               "first_kicker", "dice", "decks", "toss")
+               "phase", "actor", "ctx", "after_miss", "intercept", "regained", "run_group", "carrier",
+               "last_card", "first_kicker", "dice", "decks", "toss")
+    # Fields added after matches were stored: their value in an older saved state.
+    _ADDED = {"regained": False}
 
     def state_dict(self) -> dict:
         return {k: copy.deepcopy(getattr(self, k)) for k in self._FIELDS}
 
     def load_state_dict(self, data: dict) -> None:
         for k in self._FIELDS:
-            setattr(self, k, copy.deepcopy(data[k]))
+            setattr(self, k, copy.deepcopy(data[k] if k in data or k not in self._ADDED else self._ADDED[k]))

@@ -53,7 +53,7 @@ class RugbyChampionSoloState(GameState):
         name="Rugby Champion (solo)",
         players=1,
         hidden_information=True,
-        rules_version="1.0",
+        rules_version="1.1",
         options={"halves": Option(2, "halves to play, 1 or 2 (each ends when the draw pile runs out)")},
         scoring=CHAMPION,
         description="One person against the game: break the Non-player's defensive line with challenges, "
@@ -151,12 +151,21 @@ class RugbyChampionSoloState(GameState):
         return drawn
 
     # ---- phases --------------------------------------------------------------------------------------
-    def _start_attack(self, start: int = ADVANCED, direction: int | None = None) -> None:
+    def _start_attack(self) -> None:
+        """A standard attack phase: the support pile reshuffled, the line completed, the hand refilled."""
         self.phases += 1
         self.phase = "attack"
         self.setpiece = None
         self._reshuffle_support()
-        # Revealed line cards go; unrevealed ones stay in play. The line is laid before the hand is drawn.
+        # A8: revealed line cards go; unrevealed ones stay in play. The line is laid before the hand is drawn.
+        self._relay_line()
+        self._refill_hand()
+        self.slot, self.direction, self.forced_type = ADVANCED, None, "physical"
+        self.emit("attack", HOME, f"Attack phase: Physical challenge on the {_slot_name(ADVANCED)} card.",
+                  slot=SLOTS[ADVANCED])
+
+    def _relay_line(self) -> None:
+        """Discard the revealed line cards and put new face-down cards in every empty place."""
         for spot in self.line:
             if spot["up"]:
                 self.discard.append(spot["card"])
@@ -164,10 +173,6 @@ class RugbyChampionSoloState(GameState):
         for spot in self.line:
             if spot["card"] is None:
                 spot["card"] = self._draw()
-        self._refill_hand()
-        self.slot, self.direction, self.forced_type = start, direction, "physical"
-        self.emit("attack", HOME, f"Attack phase: Physical challenge on the {_slot_name(start)} card.",
-                  slot=SLOTS[start])
 
     def _start_setpiece(self, kind: str) -> None:
         self.phases += 1
@@ -266,6 +271,11 @@ class RugbyChampionSoloState(GameState):
         if margin >= 2:
             return self._person_try()
         if margin == 1:
+            if self.advantage == AWAY:
+                # V2: « Lorsqu'un joueur qui possède la carte Avantage perd un défi de 1, il perd sa carte mais
+                # son adversaire ne la récupère pas » -- the Non-player too.
+                self.advantage = None
+                self.emit("advantage_lost", AWAY, f"{NP_CAP} loses the Advantage card; you do not gain it.")
             if self.direction is None:
                 self.slot, self.forced_type = None, None  # the person chooses where to go next
             else:
@@ -343,6 +353,12 @@ class RugbyChampionSoloState(GameState):
                 return self._start_setpiece("scrum")
             hidden_value, note = 0, "the Referee cancels the whistled card"
         elif h.referee and not any(c.referee for c in mine):
+            if kind == "lineout" and any(c.whistles == 2 for c in mine):
+                # R2: the Referee « joué contre une carte possédant 2 sifflets, alors une phase mêlée débute »,
+                # whichever side plays it (as in attack).
+                self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "note": "Referee: scrum"}
+                self.emit("referee", AWAY, "The Non-player's Referee meets a card with two whistles: scrum.")
+                return self._start_setpiece("scrum")
             for i, c in enumerate(mine):
                 if c.whistles:
                     values[i] = 0
@@ -376,10 +392,26 @@ class RugbyChampionSoloState(GameState):
             self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP_CAP} takes")
                       + " the Advantage card.")
         if kind == "scrum":
-            # Play goes left or right as the Non-player's scrum card shows: the next attack starts there.
-            d = DIRECTIONS[h.arrow]
-            return self._start_attack(ADVANCED + d, d)
+            # S3: play goes left or right as the Non-player's scrum card shows, still in the scrum phase.
+            return self._scrum_play(DIRECTIONS[h.arrow])
         self._start_attack()
+
+    def _scrum_play(self, direction: int) -> None:
+        """S3: « Ensuite, le jeu part à droite ou à gauche » -- within the scrum phase.
+
+        The play starts on the side card the scrum showed, already moving that way (Physical first), with the
+        hand the scrum left: no new support shuffle or draw (one per phase), no refill. When it ends -- the hand
+        played out, or a try, lineout or scrum -- « la phase est terminée et on revient à une phase d'attaque
+        standard ». The revealed line cards are replaced, as on a change of direction (A7).
+        """
+        self.phase = "attack"
+        self.setpiece = None
+        self._relay_line()
+        start = ADVANCED + direction
+        self.slot, self.direction, self.forced_type = start, direction, "physical"
+        self.emit("attack", HOME, f"Play goes {DIRECTION_NAMES[direction]} from the scrum: Physical challenge on "
+                                  f"the {_slot_name(start)} card.", slot=SLOTS[start], scrum=True)
+        self._maybe_end_attack()
 
     # ---- tries -----------------------------------------------------------------------------------------------
     def _person_try(self) -> None:

@@ -113,10 +113,12 @@ SPEC = RuleSetSpec(
     name="Rugby League (52-card deck)",
     players=2,
     hidden_information=True,
-    rules_version="1.0",
+    rules_version="1.1",
     options={
         "sets_per_half": Option(10, "sets in each half (the book: 10)"),
-        "extra_time": Option(False, "a drawn match goes to extra time: 5 sets each way, golden point"),
+        "extra_time": Option(True, "a match level after 20 sets goes to extra time, 5 sets each way, golden "
+                                   "point (the book); off: a house rule that lets a level match stand as a "
+                                   "draw, e.g. in a league"),
         "extra_time_sets": Option(5, "sets in each half of extra time (the book: 5)"),
     },
     description="Sets of six tackles on a 7-position pitch, decided by blind card choices; "
@@ -326,7 +328,7 @@ class RugbyLeagueCardsState(GameState):
                           f"{POSITION_LABELS[ball]}. END OF SET.", home=home_name, away=away_name,
                           winner=SEAT_NAMES[dfn], draws=drawn, ball=ball, set_over=True)
                 # I2: the side that gathers the kick attacks from where the ball landed.
-                self._set_over(dfn, TRY - kicked, reset_memory=False)
+                self._set_over(dfn, TRY - kicked)
                 return
         progress += 1
         ball = self.ball = progress if att == HOME else TRY - progress
@@ -514,18 +516,17 @@ class RugbyLeagueCardsState(GameState):
             return per_half * (self.period + 1)
         return 2 * per_half + (self.period - 1) * self.options["extra_time_sets"]
 
-    def _set_over(self, next_attacker: int, progress: int, *, reset_memory: bool) -> None:
+    def _set_over(self, next_attacker: int, progress: int) -> None:
         """A set ended without points (two tackles lost): tick the clock and carry on."""
         self.sets_done += 1
         self.stats["sets_attacked"][1 - next_attacker] += 1
-        self._restart(next_attacker, progress, reset_memory=reset_memory)
+        self._restart(next_attacker, progress)
 
-    def _restart(self, attacker: int, progress: int, *, reset_memory: bool = True) -> None:
+    def _restart(self, attacker: int, progress: int) -> None:
         """Start the next set (the clock has already ticked), or blow for half time / full time."""
-        if reset_memory:
-            # I5b: a restart after a kick at goal starts afresh: the penalty rule compares tackles
-            # in open play only.
-            self.last_rank = [-1, -1]
+        # I5: the penalty rule compares the turns of one set ("new rules come into play" at its second
+        # tackle); a new set, after a turnover or a kick at goal (I5b), starts afresh.
+        self.last_rank = [-1, -1]
         if self.sets_done >= self._period_end():
             self._end_period()
             return
@@ -540,6 +541,7 @@ class RugbyLeagueCardsState(GameState):
                       f"in the second half.", score=list(self.score))
             self._new_set(AWAY, 1)
             return
+        # I15: the book plays extra time on a tie; without it (a house rule) a level match is a draw.
         if self.score[0] != self.score[1] or not self.options["extra_time"]:
             self._finish("FULL TIME" if self.period == 1 else "END OF EXTRA TIME")
             return

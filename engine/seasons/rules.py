@@ -77,17 +77,26 @@ def _features(team: frozenset[str]) -> tuple[int, int, int, int]:
     return d, s, longest_meld(cards, DEFENDER_RANKS), longest_meld(cards, STRIKER_RANKS)
 
 
+def _multiplier(meld_d: int, meld_s: int) -> int:
+    """The multiplier of a team's longest meld of either kind (1 without a meld of three or more).
+
+    Five cards hold at most one meld of three or more, so "the length of the sequence" is never in doubt.
+    """
+    return MELD_MULTIPLIER.get(min(max(meld_d, meld_s), 5), 1)
+
+
 def season_points(team: list[str], other: list[str]) -> dict:
     """Points ``team`` scores against ``other`` in a season, with the breakdown."""
     d, s, meld_d, meld_s = _features(frozenset(team))
     od, os_, _, _ = _features(frozenset(other))
     surplus_d = max(0, d - od)
     surplus_s = max(0, s - os_)
-    mult_d = MELD_MULTIPLIER.get(min(meld_d, 5), 1) if surplus_d else 1
-    mult_s = MELD_MULTIPLIER.get(min(meld_s, 5), 1) if surplus_s else 1
-    points = surplus_d * 1 * mult_d + surplus_s * 2 * mult_s
+    base = surplus_d * 1 + surplus_s * 2
+    # INTERPRETATIONS #5: "if he has a surplus, the points are multiplied" -- all his points, whichever kind
+    # of surplus they come from.
+    mult = _multiplier(meld_d, meld_s) if base else 1
     return {"defenders": d, "strikers": s, "surplus_defenders": surplus_d, "surplus_strikers": surplus_s,
-            "defender_meld": meld_d, "striker_meld": meld_s, "multiplier": max(mult_d, mult_s), "points": points}
+            "defender_meld": meld_d, "striker_meld": meld_s, "multiplier": mult, "points": base * mult}
 
 
 def _points(mine: tuple[int, int, int, int], theirs: tuple[int, int, int, int]) -> int:
@@ -95,10 +104,10 @@ def _points(mine: tuple[int, int, int, int], theirs: tuple[int, int, int, int]) 
     surplus_s = mine[1] - theirs[1]
     points = 0
     if surplus_d > 0:
-        points += surplus_d * MELD_MULTIPLIER.get(min(mine[2], 5), 1)
+        points += surplus_d
     if surplus_s > 0:
-        points += 2 * surplus_s * MELD_MULTIPLIER.get(min(mine[3], 5), 1)
-    return points
+        points += 2 * surplus_s
+    return points * _multiplier(mine[2], mine[3]) if points else 0
 
 
 def score_season(home: list[str], away: list[str]) -> tuple[int, int]:
@@ -116,7 +125,7 @@ class SeasonsState(GameState):
         name="Seasons (football card game)",
         players=2,
         hidden_information=True,
-        rules_version="1.0",
+        rules_version="1.1",
         options={
             "removed_suit": Option("clubs", "the suit stripped from the 52-card deck",
                                    choices=tuple(SUITS)),
@@ -148,7 +157,6 @@ class SeasonsState(GameState):
         self.over = False
         self.emit("deal", None, "Five cards dealt to each team; the rest is the stock.",
                   stock=len(self.stock))
-        self._turn_up_draft()
         self._tabulate()
 
     def _turn_up_draft(self) -> None:
@@ -156,11 +164,22 @@ class SeasonsState(GameState):
         n = min(DRAFT_SIZE, len(self.stock))
         self.draft = self.stock[:n]
         self.stock = self.stock[n:]
-        self.emit("draft", None, f"Draft turned up: {', '.join(map(card_label, self.draft)) or 'none'}.",
-                  cards=list(self.draft))
+        self.emit("draft", None, f"Draft for season {self.season + 1} turned up: "
+                                 f"{', '.join(map(card_label, self.draft))}.", cards=list(self.draft))
+
+    def decided(self) -> bool:
+        """A side has won more than half of the 11 seasons (halved seasons count ½): the match is won.
+
+        "To win the majority of 11": more than 5½, so 6 seasons, or 5 and two halves, and so on.
+        """
+        return max(self.seasons_won()) * 2 > SEASONS
 
     def _tabulate(self) -> None:
-        """Reveal both teams, score the season, then open the draft (or end the match)."""
+        """Reveal both teams, score the season, then turn up the next draft (or end the match).
+
+        The book turns the next draft up before the season is tabulated; nothing is chosen in between, so
+        turning it up after the season (when there is a next season) changes nothing but the commentary.
+        """
         self.season += 1
         home = season_points(self.teams[HOME], self.teams[AWAY])
         away = season_points(self.teams[AWAY], self.teams[HOME])
@@ -173,13 +192,17 @@ class SeasonsState(GameState):
         self.emit("season", winner, f"Season {self.season}: {points[0]}-{points[1]}, {verdict}.",
                   season=self.season, points=points, winner=winner,
                   teams=[list(self.teams[HOME]), list(self.teams[AWAY])])
-        if self.season >= SEASONS or not self.draft:
+        if self.season >= SEASONS or not self.stock or self.decided():
             self.over = True
             self.turn = None
+            self.draft = []
             out = self.outcome()
-            self.emit("full_time", out.winner, f"Full time: {_fmt(out.points[0])}-{_fmt(out.points[1])} in seasons.",
-                      seasons=[_fmt(p) for p in out.points])
+            early = "" if self.season >= SEASONS else f" (decided after {self.season} of {SEASONS} seasons)"
+            self.emit("full_time", out.winner, f"Full time: {_fmt(out.points[0])}-{_fmt(out.points[1])} in "
+                                               f"seasons{early}.", seasons=[_fmt(p) for p in out.points],
+                      decided_after=self.season)
             return
+        self._turn_up_draft()
         if winner is None:
             # Halved: the alternate player, i.e. the one who did not pick first last time (home after season 1).
             self.first = HOME if self.first is None else 1 - self.first
@@ -204,7 +227,11 @@ class SeasonsState(GameState):
     def _apply(self, seat: int, action: str) -> None:
         if action == "pass":
             self.passes += 1
-            self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} is satisfied with the team.")
+            if self.exchanges[seat] >= self.options["max_exchanges"]:
+                self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} has no exchanges left and passes.",
+                          forced=True)
+            else:
+                self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} is satisfied with the team.")
             if self.passes >= 2:
                 self._end_draft()
                 return
@@ -224,7 +251,6 @@ class SeasonsState(GameState):
         self.emit("retire", None, f"Draft retired: {', '.join(map(card_label, self.draft))}.",
                   cards=list(self.draft))
         self.draft = []
-        self._turn_up_draft()
         self._tabulate()
 
     def seasons_won(self) -> tuple[Fraction, Fraction]:

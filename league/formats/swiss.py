@@ -45,10 +45,10 @@ class SwissFormat(TournamentFormat):
                **kwargs: Any) -> Tournament:
         """A Swiss: round 1 paired by seed, each next round paired when the previous one is complete."""
         teams = format_teams(teams, 2, "A Swiss")
-        rounds = int_option(kwargs, "rounds", min(5, swiss.swiss_rounds_possible(len(teams))))
-        if not 1 <= rounds < len(teams) + (len(teams) % 2):
-            raise DomainError(f"{len(teams)} teams can play 1 to {len(teams) - 1 + len(teams) % 2} Swiss rounds "
-                              f"without a rematch, not {rounds}.")
+        rounds = int_option(kwargs, "rounds", min(5, max(1, len(teams) // 2)))
+        if not 1 <= rounds <= swiss.swiss_rounds_possible(len(teams)):
+            raise DomainError(f"{len(teams)} teams can play 1 to {swiss.swiss_rounds_possible(len(teams))} Swiss "
+                              f"rounds without a rematch, not {rounds}.")
         with transaction.atomic():
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id,
@@ -69,17 +69,21 @@ class SwissFormat(TournamentFormat):
                       and f.status != Fixture.Status.CANCELLED]
         if unfinished:
             raise DomainError(f"Round {last} is not finished: {len(unfinished)} result(s) missing.")
-        ranked = [row["entry_id"] for row in swiss_table(tournament) if not row["withdrawn"]]
+        table = swiss_table(tournament)
+        ranked = [row["entry_id"] for row in table if not row["withdrawn"]]
+        points = {row["entry_id"]: row["points"] for row in table}
         played = [(f.home_id, f.away_id) for f in existing if f.away_id is not None]
         byes: dict[int, int] = {}
-        homes: dict[int, int] = {}
-        for f in existing:
+        venues: dict[int, str] = {}  # each team's games in round order: "H" home, "A" away
+        for f in sorted(existing, key=lambda f: (f.round_number, f.slot)):
             if f.away_id is None and f.home_id is not None:
                 byes[f.home_id] = byes.get(f.home_id, 0) + 1
-            elif f.home_id is not None:
-                homes[f.home_id] = homes.get(f.home_id, 0) + 1
+            elif f.home_id is not None and f.away_id is not None:
+                venues[f.home_id] = venues.get(f.home_id, "") + "H"
+                venues[f.away_id] = venues.get(f.away_id, "") + "A"
         try:
-            pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, home_counts=homes)
+            pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, points=points, venues=venues,
+                                           rounds_left=swiss_rounds(tournament) - last - 1)
         except swiss.SwissError as exc:
             raise DomainError(f"Round {last + 1} cannot be paired: {exc}.")
         number = last + 1

@@ -94,8 +94,8 @@ def test_kick_downfield_then_the_catch_is_fumbled_and_the_kicker_regains():
     assert g.phase == "side" and g.ctx["land"] == 14
     g.apply(0, "right")
     calling(g, 0, (9, 14))
-    # "option of continue running or change the play" (booklet 2.1.2), as after a missed tackle
-    assert g.legal_actions(0) == ["backs", "forwards", "kick", "run_on"]
+    # "option of continue running or change the play" (booklet 2.1.2); in the Red zone a drop goal too (3.4.1)
+    assert g.legal_actions(0) == ["backs", "drop_goal", "forwards", "kick", "run_on"]
 
 
 def test_kick_from_own_22_directly_into_touch_gains_the_ground():
@@ -138,12 +138,15 @@ def test_kick_charged_down_on_a_one():
     calling(g, 1, (7, 12))
 
 
-def test_kick_caught_in_own_in_goal_is_grounded_for_a_22_kick_off():
+def test_kick_caught_in_own_in_goal_is_grounded_for_a_goal_line_kick_off():
+    # 3.3.1.1 b: a kick-off from behind the goal line when "the ball was made dead by the Defender
+    # inside the In-goal area" (issue 20, finding 4).
     g = game([4, 5, 2, 5], ball=(7, 16))
     g.apply(0, "kick")
     g.apply(0, "right")
     assert g.phase == "kickoff" and g.to_act() == (1,)
-    assert at(g) == tuple(KICK_OFF_BLOCKS["22"][1])
+    assert at(g) == tuple(KICK_OFF_BLOCKS["goal_line"][1])
+    assert g.ctx["spot"] == "goal_line"
 
 
 def test_kick_regained_in_the_opponents_in_goal_is_in_goal_play():

@@ -125,12 +125,15 @@ def test_mark_inside_own_22_is_a_free_kick():
     assert g.phase == "free_kick" and g.to_act() == (1,) and at(g) == (9, 17)
 
 
-def test_mark_outside_the_22_throws_again():
-    g = game([5, 5, 2, 2, 4], ball=(7, 8))
+def test_mark_outside_the_22_is_play_on():
+    # The card (4.3): "OUTSIDE 22 AREA > Play on": the catcher calls the play, no second catch throw
+    # (issue 20, finding 2).
+    g = game([5, 5, 2, 2], ball=(7, 8))
     top(g, "catch", "catch-mark")
     g.apply(0, "kick")
     g.apply(0, "right")
     calling(g, 1, (9, 13))
+    assert g.chance.remaining == 0
 
 
 @pytest.mark.parametrize(("card", "seat"), [("kick-blocked", 1), ("kick-regathered", 0)])

@@ -338,3 +338,107 @@ def test_referee_in_a_lineout_cancels_a_whistled_hidden_card_or_calls_a_scrum():
     g = _to_lineout("flanker-1", "number-8-1", "centre-2", "wing-3", supports=[support("kicker-1"), "keep", "keep"])
     g.apply(0, "pair referee-1 scrum-half-1")  # Flanker-1 has two whistles: scrum
     assert g.phase == "scrum" and g.setpiece["hidden"] == "wing-3"
+
+
+# ---- the book's example and issue 20's findings ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("mine", "result"), [("prop-1", 0), ("lock-1", -1)])
+def test_book_example_equal_or_one_lower_goes_the_arrows_way_on_the_red_value(mine, result):
+    # « Sur cet exemple de carte, si vous obtenez un score égal ou inférieur de 1 à la carte du « Non joueur » sur
+    # le défi choisi, le prochain défi se déroulera du côté droit (sens de la flèche) et sur un défi Physique car
+    # la valeur de Physique est sur fond rouge. » The Non-player's advanced card: Prop-2, arrow right, red Physical.
+    assert (card_of("prop-2").arrow, card_of("prop-2").red) == ("right", "physical")
+    g = game(("wing-1", "wing-2", "prop-2", "centre-1"), [mine, "hooker-1", "lock-3", "number-8-1"],
+             supports=[support("kicker-1"), "keep"])
+    g.apply(0, f"play {mine} physical")  # 6 v 6 (equal) or 5 v 6 (one lower)
+    assert g.last["margin"] == result and g.score == [0, 0]
+    assert (g.slot, g.direction, g.forced_type) == (3, 1, "physical")
+    assert g.legal_actions(0) == sorted(f"play {c} physical" for c in g.hand)
+    assert g.advantage == (1 if result == -1 else None)
+
+
+def test_non_player_holding_the_advantage_loses_it_when_it_loses_by_one():
+    # V2 (issue 20, finding 13): « Lorsqu'un joueur qui possède la carte Avantage perd un défi de 1, il perd sa
+    # carte mais son adversaire ne la récupère pas » -- any player, the Non-player too.
+    g = game(("wing-1", "wing-2", "lock-2", "centre-1"), ["prop-1", "hooker-1", "lock-1", "number-8-1"],
+             supports=[support("kicker-1"), "keep"])
+    g.advantage = 1  # the Non-player won the last lineout
+    g.apply(0, "play prop-1 physical")  # 6 v Lock 5: the Non-player loses by 1 (its support draw: a Kicker)
+    assert g.last["margin"] == 1 and g.advantage is None and g.score == [0, 0]
+    assert [e.kind for e in g.events if e.seat == 1][-1] == "advantage_lost"
+    assert g.slot is None  # the person chooses where to go next
+
+
+def test_non_player_referee_in_a_lineout_against_two_whistles_calls_a_scrum():
+    # R2 (issue 20, finding 14): the Referee « joué contre une carte possédant 2 sifflets, alors une phase mêlée
+    # débute » -- also when it is the Non-player's hidden lineout card and the person's card has two whistles.
+    assert card_of("flanker-1").whistles == 2 and card_of("referee-2").referee
+    g = _to_lineout("referee-2", "flanker-1", "number-8-1", "wing-3",
+                    supports=[support("kicker-1"), "keep", "keep"])
+    g.apply(0, "pair flanker-1 scrum-half-1")
+    assert g.phase == "scrum" and g.setpiece["hidden"] == "wing-3"
+    assert g.last["note"] == "Referee: scrum" and g.advantage is None and g.score == [0, 0]
+
+
+def test_the_play_after_a_scrum_stays_in_the_scrum_phase():
+    # S3 (issue 20, finding 15): « Ensuite, le jeu part à droite ou à gauche ... Si aucun joueur ne parvient à
+    # enchaîner 2 avantages, la phase est terminée et on revient à une phase d'attaque standard. » The play that
+    # goes left after the scrum is still the scrum phase: no reshuffle of the support pile, no second support
+    # draw, no refill of the hand; after it, a standard attack phase.
+    g = game(LINE, ["prop-1", "lock-1", "hooker-1", "number-8-1"], "wing-3", "prop-3",
+             supports=[support("deliberate-foul-1"), support("rucking-1"), "keep"])
+    g.apply(0, "play prop-1 physical")  # the deliberate foul: scrum
+    shuffles = g.chance.position
+    g.apply(0, "pair lock-1 prop-3")  # 11 v 10 +1 (Rucking, the scrum phase's support draw): nobody wins
+    assert g.phase == "attack" and (g.slot, g.direction, g.forced_type) == (1, -1, "physical")
+    assert sorted(g.hand) == ["hooker-1", "number-8-1"], "no refill: the hand the scrum left"
+    assert g.chance.position == shuffles and g.support_drawn and g.phases == 2
+    assert not g.line[2]["up"] and g.line[2]["card"] != "scrum-half-1"  # the revealed card was replaced
+    g.apply(0, "play hooker-1 physical")  # 5 v Wing-2 4: the Non-player loses, but has had its draw this phase
+    assert g.last["support"] is None and g.last["margin"] == 1 and g.slot == 0
+    g.apply(0, "play number-8-1 pass")  # 5 v Wing-1 3: try
+    assert g.score == [5, 0]
+    # A standard attack phase: support pile reshuffled, hand refilled, on the advanced card.
+    assert g.chance.position == shuffles + 1 and not g.support_drawn and g.phases == 3
+    assert g.slot == 2 and g.direction is None and len(g.hand) == 4
+
+
+def test_deliberate_foul_drawn_for_the_conversion_check_is_ignored():
+    # N4 (issue 20, finding 16): after a Non-player try the support draw only looks for a Kicker; the try has
+    # ended the phase, so a Deliberate Foul has no phase to stop: a new attack phase follows, not a scrum.
+    g = game(("wing-1", "wing-2", "prop-2", "centre-1"), ["fly-half-1", "lock-1", "hooker-1", "number-8-1"],
+             supports=[support("deliberate-foul-1"), "keep"])
+    g.apply(0, "play fly-half-1 physical")  # 3 v 6: the Non-player's try
+    assert g.score == [0, 5] and g.conversions[1] == 0 and g.support_drawn is False
+    assert [e.data.get("effect") for e in g.events if e.kind == "support"] == ["foul"]
+    assert g.phase == "attack" and g.slot == 2
+
+
+def test_unrevealed_line_cards_stay_after_a_lineout():
+    # A8 (issue 20, finding 16): « A la fin d'une phase d'attaque, les cartes non dévoilées restent en jeu »; after
+    # the lineout « relancez une phase d'attaque en plaçant 4 cartes adverses en ligne »: the line is made up to four.
+    line = ("wing-1", "wing-2", "lock-2", "prop-2")
+    g = game(line, ["prop-1", "prop-3", "scrum-half-1", "hooker-1"], "prop-4", "number-8-1", "centre-2",
+             supports=[support("kicker-1"), support("rucking-1", aside=["kicker-1"]), "keep"])
+    g.apply(0, "play prop-1 physical")
+    g.apply(0, "play prop-3 physical right")  # lineout
+    g.apply(0, "pair hooker-1 scrum-half-1")
+    cards = [s["card"] for s in g.line]
+    assert cards[:2] == ["wing-1", "wing-2"] and not any(s["up"] for s in g.line)
+    assert "lock-2" in g.discard and "prop-2" in g.discard and not set(cards[2:]) & {"lock-2", "prop-2"}
+
+
+def test_a_level_score_at_full_time_is_a_draw():
+    # P5 (issue 20, finding 16): « Jouez les 2 mi-temps afin de déterminer les scores ainsi que le vainqueur »:
+    # no tie-break is given (the DUEL rules are missing), so a level score stands as a draw.
+    g = game(LINE, ["prop-1", "lock-1", "hooker-1", "number-8-1"], halves=1)
+    g.score, g.tries = [0, 5], [0, 1]  # the Non-player scored a try earlier in the half
+    g.pile.clear()  # ... and the draw pile is down to nothing
+    g.apply(0, "play prop-1 physical")  # 6 v Scrum-half 3: try, 5-5; the next phase needs a card: full time
+    assert g.is_over and g.score == [5, 5] and g.to_act() == ()
+    assert g.outcome().winner is None
+    assert RugbyChampionSoloState.spec.result_from_outcome(g.outcome()).winner is None
+
+
+def card_of(card_id):
+    return DECK.players[card_id]

@@ -129,22 +129,29 @@ def test_penalty_against_the_attack_hands_over_possession():
     assert state.view(1)["phase"] == "tackle"
 
 
-def test_penalty_for_a_repeat_across_sets():
-    # I5: "previous turn" means the last card put down in open play, even in the previous set.
-    state = Deck().deal(home="2S 3S", away="KS AS").deal(home="5H", away="KD").game()
-    tackle(state, 1)
-    tackle(state, 2)  # second lost tackle: set over, away ball; away's last card was an ace
-    assert state.attacker == 1 and state.sets_done == 1
-    tackle(state, 1)  # 5H v KD: no repeat (away played A, then K)
-    assert state.view(0)["phase"] == "tackle"
-
-
-def test_repeat_across_sets_is_penalised():
+def test_a_new_set_forgets_the_previous_rank():
+    # I5 (issue 20, finding 9): the rule comes in at a set's "Second Tackle"; a turnover starts a new set, so
+    # away's ace on the first tackle of their set is no repeat of the ace that ended home's set.
     state = Deck().deal(home="2S 3S", away="KS AS").deal(home="5H", away="AD").game()
     tackle(state, 1)
+    tackle(state, 2)  # second lost tackle: kicked from Home 2 to Away 3; away's last card was an ace
+    assert state.attacker == 1 and state.sets_done == 1 and state.ball == AWAY3
+    tackle(state, 1)  # 5H v AD: away win the tackle
+    assert state.awarded == -1 and state.stats["penalties_conceded"] == [0, 0]
+    assert state.attacker == 1 and state.ball == HOME3 and state.lost == 0
+
+
+def test_the_memory_runs_on_across_a_penalty_in_the_same_set():
+    # I5: a penalty does not end the set ("but not when a penalty is conceded by either side"): home repeat a
+    # nine (penalty to away, who tap and run), then away repeat the five they played before the penalty.
+    state = Deck().deal(home="9H 9D", away="2C 5D").deal(home="4H", away="5S").game()
+    tackle(state, 1)
     tackle(state, 2)
-    tackle(state, 1)  # away played the ace of spades last, now the ace of diamonds
-    assert state.view(0)["phase"] == "penalty" and state.awarded == 0
+    assert state.awarded == 1 and state.sets_done == 0
+    state.apply(1, "tap-and-run")
+    tackle(state, 1)  # 4H v 5S: away play a five twice in a row
+    assert state.awarded == 0 and state.stats["penalties_conceded"] == [1, 1]
+    assert state.sets_done == 0
 
 
 def test_both_sides_repeat_penalties_cancel():
@@ -455,7 +462,9 @@ def test_illegal_actions_are_named():
 def test_half_time_and_full_time_after_the_sets():
     # One set a half: home lose two tackles (set 1 over -> half time), the away team start the second
     # half from their own 1-space, lose two tackles -> full time.
-    state = Deck().deal(home="2S 3S", away="KS AS").deal(home="KD QD", away="2D 3D").game(sets_per_half=1)
+    # The house rule that lets a level match stand (I15): without it, extra time.
+    state = (Deck().deal(home="2S 3S", away="KS AS").deal(home="KD QD", away="2D 3D")
+             .game(sets_per_half=1, extra_time=False))
     tackle(state, 1)
     tackle(state, 2)
     assert "half-time" in kinds(state)
@@ -469,10 +478,13 @@ def test_half_time_and_full_time_after_the_sets():
         state.apply(0, "card:3")
 
 
-def test_pool_match_may_end_drawn_but_extra_time_finds_a_winner():
+def test_a_level_match_goes_to_extra_time_by_default_and_golden_point_wins():
+    # I15 (issue 20, finding 8): "If it is a tie, extra time (5 sets each way, or until any points are scored) is
+    # played" -- by default; only the house rule extra_time=False lets a level match end drawn.
     deck = (Deck().deal(home="2S 3S", away="KS AS").deal(home="KD QD", away="2D 3D")
             .deal(home="3C 5C 7C 9C JC KC", away="2C 4C 6C 8C 10C QC"))
-    state = deck.game(sets_per_half=1, extra_time=True)
+    state = deck.game(sets_per_half=1)
+    assert state.options["extra_time"] is True
     for _ in range(2):
         tackle(state, 1)
         tackle(state, 2)

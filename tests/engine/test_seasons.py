@@ -64,11 +64,16 @@ def test_striker_meld_multiplies_striker_surplus_and_ace_is_high():
     assert score_season(team, other) == (3 * 2 * 6, 3)
 
 
-def test_meld_of_one_kind_does_not_multiply_the_other_kinds_surplus():
-    # Home: two defenders, three strikers in sequence (J-Q-K hearts). Away: one defender, four strikers.
+def test_a_meld_multiplies_all_the_points_of_a_surplus_whatever_its_kind():
+    # #5 (issue 20, finding 11): "if he has a surplus, the points are multiplied by three, six or nine depending
+    # on the length of the sequence". Home: two defenders, three strikers in sequence (J-Q-K hearts) -- a
+    # surplus of one defender, 1 point, times 3. Away: one defender, four strikers, no meld: 2 points.
     home = ["2S", "5D", "JH", "QH", "KH"]
     away = ["9S", "JS", "QD", "KD", "AS"]
-    assert score_season(home, away) == (1, 2)
+    assert score_season(home, away) == (3, 2)
+    assert season_points(home, away)["multiplier"] == 3 and season_points(away, home)["multiplier"] == 1
+    # No surplus, nothing to multiply: the meld alone scores nothing.
+    assert score_season(["4H", "5H", "6H", "JS", "QD"], ["2S", "9D", "TS", "KS", "AD"]) == (0, 0)
 
 
 def test_no_sequence_across_ten_and_jack_nor_ace_low():
@@ -183,6 +188,55 @@ def test_all_halved_match_is_five_and_a_half_each_with_a_short_last_draft():
     assert g.legal_actions(0) == [] and g.to_act() == ()
 
 
+def test_the_match_ends_when_a_side_has_won_six_seasons():
+    # #14 (issue 20, finding 10): "To win the majority of 11 football seasons": at 6-0 the match is won.
+    home = ["JS", "QS", "KS", "AS", "JH"]  # five strikers, J-Q-K-A of spades
+    away = ["2H", "3H", "5D", "7D", "9D"]
+    g = scripted(home, away)
+    while not g.is_over:
+        g.apply(g.to_act()[0], "pass")
+    assert g.season == 6 and [r["winner"] for r in g.results] == [0] * 6
+    out = g.outcome()
+    assert out.points == (6, 0) and out.winner == 0 and out.stats[0]["seasons_won"] == 6
+    assert g.draft == [] and len(g.stock) == 29 - 5 * 3 and g.legal_actions(0) == g.legal_actions(1) == []
+    assert g.events[-1].kind == "full_time" and "decided after 6 of 11 seasons" in g.events[-1].text
+
+
+def test_five_and_a_half_seasons_is_not_yet_a_majority():
+    # #14: halved seasons count a half; the match is decided at more than 5 1/2. Season 1 is halved, then home
+    # draft the ace of spades and win every season: 5 1/2 after season 6 plays on, 6 1/2 after season 7 wins.
+    home = ["2S", "4S", "6S", "JS", "KS"]
+    away = ["2H", "4H", "6H", "JH", "KH"]
+    g = scripted(home, away, ["AS", "9D", "TD"])
+    assert g.results[0]["winner"] is None and g.to_act() == (0,)
+    g.apply(0, "swap AS 2S")
+    while not g.is_over:
+        g.apply(g.to_act()[0], "pass")
+        if g.season == 6:
+            assert g.seasons_won() == (Fraction(11, 2), Fraction(1, 2)) and not g.is_over
+    assert g.season == 7
+    assert g.outcome().points == (Fraction(13, 2), Fraction(1, 2)) and g.outcome().winner == 0
+    assert g.outcome().stats[0]["seasons_won"] == 6
+
+
+def test_commentary_names_the_next_draft_and_a_pass_with_no_exchanges_left():
+    # Issue 20, finding 12: no "Draft turned up: none." before the eleventh season, and a player with no
+    # exchanges left is not "satisfied with the team".
+    g = scripted(["2S", "4S", "6S", "JS", "KS"], ["2H", "4H", "6H", "JH", "KH"])
+    while not g.is_over:
+        g.apply(g.to_act()[0], "pass")
+    drafts = [e for e in g.events if e.kind == "draft"]
+    assert len(drafts) == 10 and all(e.data["cards"] for e in drafts)
+    assert drafts[0].text.startswith("Draft for season 2 turned up:") and "none" not in drafts[-1].text
+    g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"], max_exchanges=1)
+    g.apply(0, "swap AS 2S")
+    g.apply(1, "pass")
+    assert g.events[-1].text == "Away is satisfied with the team."
+    g.apply(0, "pass")  # two passes in a row: the draft ends
+    last_pass = [e for e in g.events if e.kind == "pass"][-1]
+    assert last_pass.text == "Home has no exchanges left and passes." and last_pass.data["forced"]
+
+
 def test_removed_suit_option_strips_that_suit():
     g = new_game("seasons", seed=3, options={"removed_suit": "spades"})
     cards = [*g.teams[0], *g.teams[1], *g.draft, *g.stock]
@@ -243,7 +297,10 @@ def test_cards_are_always_accounted_for_and_teams_stay_at_five(seed, choices, su
         legal = g.legal_actions(seat)
         g.apply(seat, legal[choices[i % len(choices)] % len(legal)])
         i += 1
-    assert g.season == 11
     out = g.outcome()
-    assert out.points[0] + out.points[1] == 11
+    assert out.points[0] + out.points[1] == g.season
+    # The match ends after the 11th season, or as soon as a side has more than 5½ (#14) -- and not before.
+    assert g.season == 11 or max(out.points) > Fraction(11, 2)
+    before = [r["winner"] for r in g.results[:-1]]
+    assert max(before.count(0) + before.count(None) / 2, before.count(1) + before.count(None) / 2) <= 5.5
     assert sorted([*g.teams[0], *g.teams[1], *g.draft, *g.stock, *g.retired]) == deck

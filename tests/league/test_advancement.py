@@ -12,6 +12,7 @@ from league import services
 from league.format_selectors import bracket_for_tournament, solo_leaderboard, swiss_table
 from league.models import Entry, Fixture, Result, ResultChange, Tournament
 from league.services import tournament_create_from_preset as preset_run
+from tests.league.core_helpers import fixture_between
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "rwc2023_pool_results.csv"
 SIX = ["FRA", "NZL", "IRE", "RSA", "ENG", "ARG"]
@@ -155,11 +156,18 @@ def test_bracket_reset_from_deletes_later_results(knockout6, organiser):
     assert codes(ko(knockout6, "SF1")) == ("FRA", "ENG")
 
 
+def _jpn_arg(fixture, jpn_score, arg_score, jpn_tries, arg_tries):
+    """A Japan v Argentina result as the fixture stores it (either team may be at home)."""
+    if fixture.home.team.code == "JPN":
+        return {"home_score": jpn_score, "away_score": arg_score, "home_tries": jpn_tries, "away_tries": arg_tries}
+    return {"home_score": arg_score, "away_score": jpn_score, "home_tries": arg_tries, "away_tries": jpn_tries}
+
+
 def test_pool_correction_moves_the_quarter_finalists(rwc):
     assert codes(ko(rwc, "QF1")) == ("WAL", "ARG")
     # Had Japan beaten Argentina 40-39 with 5 tries, Japan would have been second in Pool D.
-    jpn_arg = Fixture.objects.get(tournament=rwc, home__team__code="JPN", away__team__code="ARG")
-    services.result_record(fixture=jpn_arg, home_score=40, away_score=39, home_tries=5, away_tries=5)
+    jpn_arg = fixture_between(rwc, "JPN", "ARG")
+    services.result_record(fixture=jpn_arg, **_jpn_arg(jpn_arg, 40, 39, 5, 5))
     assert codes(ko(rwc, "QF1")) == ("WAL", "JPN")
     # Deleting a pool result makes the pool incomplete again: its slots empty.
     services.result_delete(fixture=jpn_arg)
@@ -169,12 +177,14 @@ def test_pool_correction_moves_the_quarter_finalists(rwc):
 
 def test_pool_correction_refused_once_the_quarter_final_is_played(rwc):
     services.result_record(fixture=ko(rwc, "QF1"), home_score=17, away_score=29, home_tries=2, away_tries=2)
-    jpn_arg = Fixture.objects.get(tournament=rwc, home__team__code="JPN", away__team__code="ARG")
+    jpn_arg = fixture_between(rwc, "JPN", "ARG")
+    before = Result.objects.get(fixture=jpn_arg)
     with pytest.raises(ValidationError, match=r"QF1 \(Wales v Argentina\).*already been played"):
-        services.result_record(fixture=jpn_arg, home_score=40, away_score=39, home_tries=5, away_tries=5)
-    assert Result.objects.get(fixture=jpn_arg).away_score == 39  # unchanged
+        services.result_record(fixture=jpn_arg, **_jpn_arg(jpn_arg, 40, 39, 5, 5))
+    after = Result.objects.get(fixture=jpn_arg)
+    assert (after.home_score, after.away_score) == (before.home_score, before.away_score)  # unchanged
     # A correction that does not change the placings is fine.
-    services.result_record(fixture=jpn_arg, home_score=27, away_score=42, home_tries=3, away_tries=6)
+    services.result_record(fixture=jpn_arg, **_jpn_arg(jpn_arg, 27, 42, 3, 6))
     assert codes(ko(rwc, "QF1")) == ("WAL", "ARG")
 
 
