@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import exports, forms, pages, selectors, services
 from league.errors import error_text, form_error
 from league.formats import format_of
-from league.models import Entry, Fixture, team_code
+from league.models import Entry, Fixture, Result, team_code
 from league.permissions import tournament_for
 from league.templatetags.league_tags import side_name
 
@@ -340,7 +340,7 @@ def manage_result(request, slug, pk):
                 reset_later_rounds=data.get("reset_later_rounds", False), fixture=fixture,
                 home_score=data["home_score"], away_score=data["away_score"],
                 home_tries=data["home_tries"], away_tries=data["away_tries"], kind=data["kind"],
-                winner=data.get("winner_entry"), decided_by=data.get("decided_by") or "", source="manual",
+                winner=data.get("winner_entry"), decided_by=data.get("decided_by") or "", source=Result.Source.MANUAL,
                 user=request.user, reason=data.get("reason", ""))
         except ValidationError as exc:
             form_error(form, exc)

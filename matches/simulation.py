@@ -42,7 +42,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from engine import derive_seed, get_ruleset, new_game
+from engine import MANUAL, derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.errors import Conflict, DomainError
 from league.models import Fixture, Result, Tournament
@@ -366,7 +366,7 @@ def _manual_scores(fixture: Fixture, seed: int) -> dict:
     hp, ht, ap, at = random.Random(seed).choice(samples)
     winner = None if hp == ap else (0 if hp > ap else 1)
     return {"home_score": hp, "away_score": ap, "home_tries": ht, "away_tries": at, "winner_seat": winner,
-            "decided_by": "", "stats": {"ruleset": "manual", "simulated": "rugby score model"}}
+            "decided_by": "", "stats": {"ruleset": MANUAL, "simulated": "rugby score model"}}
 
 
 def _has_result(fixture: Fixture) -> bool:

@@ -158,7 +158,7 @@ def team_detail(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 def _fixture_match(fixture: Fixture) -> Any:
     """The engine match played for this fixture (online play), or None."""
     try:
-        return fixture.match  # type: ignore[attr-defined]
+        return fixture.match
     except (AttributeError, ObjectDoesNotExist):
         return None
 

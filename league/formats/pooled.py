@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from league import brackets
 from league.errors import DomainError
 from league.formats.base import TournamentFormat, bracket_schedule, format_teams, int_option, schedule_options
 from league.models import Entry, Pool, Tournament
@@ -53,5 +52,3 @@ class PooledFormat(TournamentFormat):
 def third_place(tournament: Tournament) -> bool:
     return bool((tournament.format_options or {}).get("third_place", False))
 
-
-__all__ = ["PooledFormat", "brackets", "third_place"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError, RestrictedError
 
@@ -92,12 +93,10 @@ def teams_enter_own(*, tournament: Tournament, rows: Sequence[dict[str, Any]], u
         if row.get("secondary_colour"):
             team.secondary_colour = row["secondary_colour"]
         try:
-            team_save(team=team, user=user)
-        except DomainError:
-            raise
-        except Exception as exc:  # a ValidationError of full_clean: name the line
-            messages = getattr(exc, "messages", [str(exc)])
-            raise DomainError(f"Line {row.get('line', '?')} ({row['name']}): {' '.join(messages)}")
+            team.full_clean()
+        except ValidationError as exc:
+            raise DomainError(f"Line {row.get('line', '?')} ({row['name']}): {' '.join(exc.messages)}")
+        team.save()
         taken.add(code)
         teams.append(team)
     return entries_add(tournament=tournament, teams=teams)
@@ -209,9 +208,12 @@ def entry_save(*, entry: Entry) -> Entry:
     return entry
 
 
-def entry_update(*, entry: Entry, pool: Pool | str | None | Any = ..., **fields: Any) -> Entry:
+_KEEP: Any = object()
+
+
+def entry_update(*, entry: Entry, pool: Pool | str | None = _KEEP, **fields: Any) -> Entry:
     """Change an entry's fields; ``pool`` may be a Pool, a pool name (made if needed) or None."""
-    if pool is not ...:
+    if pool is not _KEEP:
         if isinstance(pool, str):
             pool = pool_create(tournament=entry.tournament, name=pool) if pool.strip() else None
         entry.pool = pool

@@ -6,7 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from league.format_selectors import bracket_for_tournament, bracket_rounds, solo_leaderboard, swiss_table
+from league.format_selectors import bracket_for_tournament, bracket_rounds
+from league.formats import format_of
 from league.management.commands._common import tournament_or_error
 from league.models import Tournament
 
@@ -57,16 +58,17 @@ class Command(BaseCommand):
                     self.stdout.write(line)
 
     def _no_bracket(self, tournament: Tournament) -> None:
-        """A Swiss or solo challenge has a table instead of a bracket: print that."""
-        if tournament.format == Tournament.Format.SWISS:
+        """A Swiss or solo challenge has its format's table instead of a bracket: print that."""
+        kind, rows = format_of(tournament).table(tournament)
+        if kind == "swiss":
             self.stdout.write("Swiss table (no knockout bracket)")
-            for row in swiss_table(tournament):
+            for row in rows:
                 note = " (withdrawn)" if row["withdrawn"] else ""
                 self.stdout.write(f"  {row['position']:>3}  {row['team']:5} P{row['played']:<3} W{row['won']:<3} "
                                   f"D{row['drawn']:<3} L{row['lost']:<3} byes {row['byes']}  {row['points']} pts{note}")
-        elif tournament.format == Tournament.Format.SOLO:
+        elif kind == "solo":
             self.stdout.write("Solo challenge leaderboard (no knockout bracket)")
-            for row in solo_leaderboard(tournament):
+            for row in rows:
                 if row["position"] is None:
                     self.stdout.write(f"    -  {row['team']:5} no attempt yet")
                 else:
