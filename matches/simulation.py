@@ -206,7 +206,8 @@ def _queue_run(run: SimulationRun) -> None:
         workers.task("simulate_run").delay(run.pk)
     except Exception as exc:  # the broker is down: say so on the progress bar rather than fail the page
         logger.exception("could not queue simulation run %s", run.pk)
-        run_fail(run.pk, f"The simulation could not be queued for the workers ({exc}). Is the broker running?")
+        run_fail(run_id=run.pk,
+                 message=f"The simulation could not be queued for the workers ({exc}). Is the broker running?")
         run.refresh_from_db()
 
 
@@ -214,7 +215,7 @@ def _queue_run(run: SimulationRun) -> None:
 
 
 @transaction.atomic
-def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]:
+def run_queue_ready(*, run_id: int, again: bool = False, send=None) -> list[int]:
     """Hand out the fixtures of a running run that are ready and that this run has not handed out yet.
 
     The run's row lock makes this exact when several workers finish fixtures at once: each ready fixture
@@ -238,7 +239,7 @@ def run_queue_ready(run_id: int, *, again: bool = False, send=None) -> list[int]
 
 
 @transaction.atomic
-def run_unqueue(run_id: int, fixture_id: int) -> None:
+def run_unqueue(*, run_id: int, fixture_id: int) -> None:
     """Forget that a fixture was handed out (it could not be played: its teams changed, or people play it),
     so that it goes out again when it is ready and does not keep the run waiting for it."""
     run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
@@ -398,7 +399,7 @@ def _match_record(fixture: Fixture, state, options: dict, levels: dict, seed: in
 # ---- progress ------------------------------------------------------------------------------------------
 
 
-def run_update_progress(run_id: int) -> SimulationRun | None:
+def run_update_progress(*, run_id: int) -> SimulationRun | None:
     """Count the run's fixtures and results; finish the run when nothing is left to play.
 
     Several workers call this at once: ``done`` and ``total`` only ever grow (GREATEST), and the run is
@@ -429,7 +430,7 @@ def run_update_progress(run_id: int) -> SimulationRun | None:
     return run
 
 
-def run_fail(run_id: int, message: str) -> None:
+def run_fail(*, run_id: int, message: str) -> None:
     """Mark a run failed (a fixture could not be simulated even after the retries)."""
     SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
         status=SimulationRun.Status.FAILED, error=message[:2000], finished_at=timezone.now())
@@ -446,15 +447,15 @@ def runs_to_resume() -> list[int]:
 def run_inline(run: SimulationRun, *, on_progress=None) -> SimulationRun:
     """Play a run in this process, stage by stage, without a worker (``simulate --inline``, tests, bench)."""
     while True:
-        ids = run_queue_ready(run.pk)
+        ids = run_queue_ready(run_id=run.pk)
         if not ids:
             break
         for fixture_id in ids:
             fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
-            run = run_update_progress(run.pk)
+            run = run_update_progress(run_id=run.pk)
             if on_progress is not None:
                 on_progress(run)
-    return run_update_progress(run.pk)
+    return run_update_progress(run_id=run.pk)
 
 
 # ---- reads ---------------------------------------------------------------------------------------------

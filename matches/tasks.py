@@ -44,8 +44,8 @@ def _send(run_id: int):
 @shared_task(**RELIABLE)
 def simulate_run(run_id: int, again: bool = False) -> int:
     """Start (or, with ``again``, resume) a run: queue every fixture of its scope that is ready."""
-    ids = simulation.run_queue_ready(run_id, again=again, send=_send(run_id))
-    simulation.run_update_progress(run_id)
+    ids = simulation.run_queue_ready(run_id=run_id, again=again, send=_send(run_id))
+    simulation.run_update_progress(run_id=run_id)
     return len(ids)
 
 
@@ -61,16 +61,16 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
     except (OperationalError, InterfaceError):
         raise  # retried with backoff
     except ValidationError as exc:
-        simulation.run_fail(run_id, f"fixture {fixture_id}: {' '.join(exc.messages)}")
+        simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {' '.join(exc.messages)}")
         return "failed"
     except Exception as exc:
         # A bug must not leave the run "running" for ever: say so on the progress bar, then fail the task.
-        simulation.run_fail(run_id, f"fixture {fixture_id}: {exc!r}")
+        simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {exc!r}")
         raise
     if outcome.status in ("not_ready", "live"):
-        simulation.run_unqueue(run_id, fixture_id)
-    simulation.run_queue_ready(run_id, send=_send(run_id))
-    simulation.run_update_progress(run_id)
+        simulation.run_unqueue(run_id=run_id, fixture_id=fixture_id)
+    simulation.run_queue_ready(run_id=run_id, send=_send(run_id))
+    simulation.run_update_progress(run_id=run_id)
     return outcome.status
 
 

@@ -168,10 +168,10 @@ def test_queue_hands_each_ready_fixture_out_once_unless_resumed():
     tournament = rwc_tournament()
     run = simulation.simulation_create(tournament=tournament, stage="all", seed=1)
     sent = []
-    first = simulation.run_queue_ready(run.pk, send=sent.extend)
+    first = simulation.run_queue_ready(run_id=run.pk, send=sent.extend)
     assert len(first) == 40 and sent == first
-    assert simulation.run_queue_ready(run.pk, send=sent.extend) == []
-    assert len(simulation.run_queue_ready(run.pk, again=True)) == 40
+    assert simulation.run_queue_ready(run_id=run.pk, send=sent.extend) == []
+    assert len(simulation.run_queue_ready(run_id=run.pk, again=True)) == 40
 
 
 @pytest.mark.django_db

@@ -53,7 +53,7 @@ def test_a_redelivered_fixture_task_is_skipped(monkeypatch):
 def test_resume_hands_out_the_ready_fixtures_of_running_runs_again(monkeypatch):
     tournament = rwc_tournament()
     run = simulation.simulation_create(tournament=tournament, stage="pools", seed=2)
-    simulation.run_queue_ready(run.pk)  # handed out, then the worker died with the messages
+    simulation.run_queue_ready(run_id=run.pk)  # handed out, then the worker died with the messages
     sent = []
     monkeypatch.setattr(tasks.simulate_run, "delay", lambda run_id, again=False: sent.append((run_id, again)))
     tasks.resume_runs()
@@ -64,7 +64,7 @@ def test_a_fixture_task_of_a_finished_or_failed_run_does_nothing(eager):
     tournament = rwc_tournament()
     run = simulation.simulation_create(tournament=tournament, stage="pools", seed=2)
     fixture_id = simulation.ready_fixture_ids(run)[0]
-    simulation.run_fail(run.pk, "stopped by the test")
+    simulation.run_fail(run_id=run.pk, message="stopped by the test")
     assert SimulationRun.objects.get(pk=run.pk).status == "failed"
     assert tasks.simulate_fixture.apply(args=(run.pk, fixture_id)).get() == "stopped"
     assert not Result.objects.filter(fixture_id=fixture_id).exists()
