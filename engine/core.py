@@ -249,6 +249,8 @@ class Event:
 
 def json_number(x: int | Fraction) -> int | float:
     """A score as JSON: a whole number as an int, a half (Seasons' halved season) as a float."""
+    if x.__class__ is int:  # the common case, first: isinstance(x, Fraction) goes through the numbers ABCs
+        return x
     return float(x) if isinstance(x, Fraction) and x.denominator != 1 else int(x)
 
 
