@@ -1,15 +1,32 @@
 """Pure-Python, deterministic, seedable game engine. Never imports Django.
 
-Use :func:`get_ruleset`, :func:`rulesets`, :func:`new_game` and :func:`replay`.
+Use :func:`get_ruleset`, :func:`rulesets`, :func:`new_game` and :func:`replay`. Every rule set's
+``view(seat)`` has the same envelope (:class:`View`) and its actions one grammar (:func:`parse_action`,
+:func:`format_action`); both are described in :mod:`engine.core`.
 """
 
 from engine.chance import ChanceError, ScriptedChance, SeededChance, derive_seed
-from engine.core import AWAY, HOME, Event, GameState, IllegalAction, Option, Outcome, RuleSetSpec
+from engine.core import (
+    AWAY,
+    HOME,
+    Action,
+    Event,
+    GameState,
+    IllegalAction,
+    Option,
+    Outcome,
+    RuleSetSpec,
+    View,
+    format_action,
+    is_action,
+    parse_action,
+)
 from engine.registry import MANUAL, get_ruleset, get_spec, new_game, register, replay, rulesets, specs
 from engine.scoring import MatchResult, Scoring, ScoringEvent
 
 __all__ = [
-    "AWAY", "HOME", "MANUAL", "ChanceError", "Event", "GameState", "IllegalAction", "MatchResult", "Option",
-    "Outcome", "RuleSetSpec", "Scoring", "ScoringEvent", "ScriptedChance", "SeededChance", "derive_seed",
-    "get_ruleset", "get_spec", "new_game", "register", "replay", "rulesets", "specs",
+    "AWAY", "HOME", "MANUAL", "Action", "ChanceError", "Event", "GameState", "IllegalAction", "MatchResult",
+    "Option", "Outcome", "RuleSetSpec", "Scoring", "ScoringEvent", "ScriptedChance", "SeededChance", "View",
+    "derive_seed", "format_action", "get_ruleset", "get_spec", "is_action", "new_game", "parse_action", "register",
+    "replay", "rulesets", "specs",
 ]

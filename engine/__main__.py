@@ -14,15 +14,17 @@ import argparse
 import json
 import sys
 import time
+from fractions import Fraction
+from typing import Any
 
-from engine.core import SEAT_NAMES
+from engine.core import SEAT_NAMES, GameState
 from engine.players import LEVELS, make_player, play_match
 from engine.registry import KNOWN_RULESETS, get_ruleset, new_game, rulesets
 
 
-def parse_options(pairs: list[str]) -> dict:
+def parse_options(pairs: list[str]) -> dict[str, Any]:
     """``["key=value", ...]`` -> dict (values are converted by the rule set's option types)."""
-    options = {}
+    options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -31,13 +33,13 @@ def parse_options(pairs: list[str]) -> dict:
     return options
 
 
-def play_one(ruleset: str, seed: int, options: dict, home: str, away: str):
+def play_one(ruleset: str, seed: int, options: dict[str, Any], home: str, away: str) -> GameState:
     """Play one match with computer players; return the finished state."""
     state = new_game(ruleset, seed=seed, options=options)
     return play_match(state, {0: make_player(ruleset, home), 1: make_player(ruleset, away)})
 
 
-def match_summary(ruleset: str, seed: int, state) -> dict:
+def match_summary(ruleset: str, seed: int, state: GameState) -> dict[str, Any]:
     """The ``--json`` result of one match."""
     outcome = state.outcome()
     winner = outcome.winner
@@ -52,10 +54,12 @@ def match_summary(ruleset: str, seed: int, state) -> dict:
     }
 
 
-def simulate_many(ruleset: str, seed: int, games: int, options: dict, home: str, away: str) -> dict:
+def simulate_many(ruleset: str, seed: int, games: int, options: dict[str, Any], home: str,
+                  away: str) -> dict[str, Any]:
     """Play ``games`` matches with seeds ``seed, seed+1, ...``; return the summary."""
     home_wins = away_wins = draws = 0
-    points = tries = 0
+    points: int | Fraction = 0
+    tries = 0
     start = time.perf_counter()
     for n in range(games):
         outcome = play_one(ruleset, seed + n, options, home, away).outcome()

@@ -4,9 +4,32 @@ A rule set is a :class:`GameState` subclass with a :class:`RuleSetSpec`.
 Seats are ``0`` (home) and ``1`` (away). For a solo game, seat 0 is the person
 and seat 1 the game's own automaton, which never acts through ``apply``.
 
-Actions are canonical strings (like a chess move's UCI string): they round-trip
-through JSON and the database unchanged, and ``describe_action`` gives the
-human label the web page shows on a button.
+**Actions** are canonical strings (like a chess move's UCI string): they
+round-trip through JSON and the database unchanged, and ``describe_action``
+gives the human label the web page shows on a button. Every rule set writes
+them in one grammar::
+
+    action := verb (":" arg)*
+    verb   := token
+    arg    := token
+    token  := [a-z0-9]+ ("-" [a-z0-9]+)*
+
+that is: lowercase letters and digits, words joined by single hyphens, the
+parts joined by colons, no spaces, no underscores, no capitals. Examples:
+``pass``, ``drop-goal``, ``card:4``, ``swap:th:2s``,
+``play:prop-1:physical:left``. :func:`parse_action` splits one into an
+:class:`Action` (verb, args) and :func:`format_action` builds one (both raise
+``ValueError`` on anything outside the grammar); ``str(action)`` is the string
+again. The conformance tests check every legal action of every rule set.
+
+**Views.** ``view(seat)`` is built here, the same envelope for every rule set
+(see :class:`View`): ``ruleset``, ``seat``, ``to_act``, ``legal_actions`` and
+their ``labels``, ``phase``, ``over``, ``score`` per side and ``board``, the rule
+set's own data from its :meth:`GameState.board_view` hook. Hidden information is
+the rule set's business: ``board_view(seat)`` shows only what ``seat`` may see.
+
+**Saving.** A rule set lists the attributes that make up its position once, in
+``saved_fields``; the default ``state_dict``/``load_state_dict`` copy them.
 
 A state is mutated in place by ``apply`` (as OpenSpiel's Python games do); use
 ``clone()`` for a copy. Every applied action and every chance outcome leaves
@@ -17,15 +40,19 @@ commentary line.
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, TypedDict
 
 from engine.chance import Chance, SeededChance, derive_seed
 from engine.scoring import UNION, MatchResult, Scoring
 
 HOME, AWAY = 0, 1
 SEAT_NAMES = ("home", "away")
+
+JSON = dict[str, Any]  # a JSON object (str keys; values JSON-able)
 
 
 class IllegalAction(ValueError):
@@ -39,13 +66,72 @@ class IllegalAction(ValueError):
         self.legal = legal or []
 
 
+# ---- the action grammar ------------------------------------------------------------------------------
+
+ACTION_SEPARATOR = ":"
+_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+class Action(NamedTuple):
+    """An action as a value: its verb and arguments. ``str(action)`` is its canonical string."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return ACTION_SEPARATOR.join((self.verb, *self.args))
+
+
+def _check_token(token: str, text: str) -> None:
+    if not _TOKEN.fullmatch(token):
+        raise ValueError(f"not an action in the engine's grammar: {text!r} ({token!r} is not a lowercase id "
+                         f"of letters, digits and single hyphens)")
+
+
+def parse_action(text: str) -> Action:
+    """``"play:prop-1:physical"`` -> ``Action("play", ("prop-1", "physical"))``; ``ValueError`` if malformed.
+
+    Parsing only checks the grammar: whether the action is legal now is the rule set's business.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"an action is a string, not {type(text).__name__}")
+    verb, *args = text.split(ACTION_SEPARATOR)
+    for token in (verb, *args):
+        _check_token(token, text)
+    return Action(verb, tuple(args))
+
+
+def format_action(verb: str, *args: str | int) -> str:
+    """The canonical string of an action: ``format_action("card", 4)`` -> ``"card:4"``; ``ValueError`` if a part
+    is outside the grammar (capitals, spaces, underscores, empty parts)."""
+    parts = (verb, *(str(a) for a in args))
+    text = ACTION_SEPARATOR.join(parts)
+    for token in parts:
+        _check_token(token, text)
+    return text
+
+
+def is_action(text: object) -> bool:
+    """Whether ``text`` is a string in the action grammar."""
+    if not isinstance(text, str):
+        return False
+    try:
+        parse_action(text)
+    except ValueError:
+        return False
+    return True
+
+
+# ---- specs ---------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule-set option with its default (e.g. half length, extra time)."""
 
     default: Any
     description: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
 
     def validate(self, name: str, value: Any) -> Any:
         if self.choices is not None and value not in self.choices:
@@ -68,7 +154,9 @@ class RuleSetSpec:
     never acts through ``apply``). ``scoring`` says how the score is kept and checked and how an outcome
     becomes a result. ``knockout_options`` are the options that make a knockout match produce a winner (extra
     time); a rule set without them leaves a level knockout for the organiser to settle. ``playable`` is False
-    for a rule set played off the site (a real pitch), whose results are entered by hand.
+    for a rule set played off the site (a real pitch), whose results are entered by hand. ``board_kind``
+    names the drawing of its ``view()["board"]`` a web page may make (what the board looks like, not which
+    rule set it is; empty: no drawing, lay the data out plainly).
     """
 
     id: str
@@ -81,6 +169,7 @@ class RuleSetSpec:
     scoring: Scoring = UNION
     knockout_options: dict[str, Any] = field(default_factory=dict)
     playable: bool = True
+    board_kind: str = ""
 
     @property
     def solo(self) -> bool:
@@ -96,7 +185,7 @@ class RuleSetSpec:
         """The fixture result of a finished game (see ``Scoring.result``)."""
         return self.scoring.result(outcome)
 
-    def match_options(self, given: dict | None, *, knockout: bool = False) -> dict:
+    def match_options(self, given: Mapping[str, Any] | None, *, knockout: bool = False) -> dict[str, Any]:
         """Options for one match: ``given`` with, in a knockout, the options that settle a level score
         (unless ``given`` sets them itself); checked like ``resolve_options``."""
         merged = dict(given or {})
@@ -105,7 +194,7 @@ class RuleSetSpec:
                 merged.setdefault(name, value)
         return self.resolve_options(merged)
 
-    def resolve_options(self, given: dict | None) -> dict:
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with ``given``; raises ``ValueError`` on unknown or bad options."""
         given = dict(given or {})
         unknown = set(given) - set(self.options)
@@ -116,16 +205,20 @@ class RuleSetSpec:
             resolved[name] = self.options[name].validate(name, value)
         return resolved
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSON:
         return {
             "id": self.id, "name": self.name, "players": self.players, "solo": self.solo,
             "hidden_information": self.hidden_information, "rules_version": self.rules_version,
             "description": self.description, "playable": self.playable, "scoring": self.scoring.id,
+            "counts_tries": self.scoring.counts_tries, "board_kind": self.board_kind,
             "knockout_options": dict(self.knockout_options),
             "options": {k: {"default": o.default, "description": o.description,
                             "choices": list(o.choices) if o.choices else None}
                         for k, o in self.options.items()},
         }
+
+
+# ---- events and outcomes --------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -138,20 +231,30 @@ class Event:
 
     kind: str
     seat: int | None
-    data: dict
+    data: JSON
     text: str
     # Events that reveal a seat's hidden cards are private to that seat.
     private_to: int | None = None
 
-    def to_dict(self) -> dict:
-        d = {"kind": self.kind, "seat": self.seat, "data": self.data, "text": self.text}
+    def to_dict(self) -> JSON:
+        d: JSON = {"kind": self.kind, "seat": self.seat, "data": self.data, "text": self.text}
         if self.private_to is not None:
             d["private_to"] = self.private_to
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Event:
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
         return cls(d["kind"], d["seat"], d["data"], d["text"], d.get("private_to"))
+
+
+def json_number(x: int | Fraction) -> int | float:
+    """A score as JSON: a whole number as an int, a half (Seasons' halved season) as a float."""
+    if x.__class__ is int:  # the common case, first: isinstance(x, Fraction) goes through the numbers ABCs
+        return x
+    return float(x) if isinstance(x, Fraction) and x.denominator != 1 else int(x)
+
+
+Stats = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -160,7 +263,7 @@ class Outcome:
 
     points: tuple[int | Fraction, int | Fraction]
     tries: tuple[int, int]
-    stats: tuple[dict, dict] = ({}, {})
+    stats: tuple[Stats, Stats] = ({}, {})
 
     @property
     def winner(self) -> int | None:
@@ -170,24 +273,84 @@ class Outcome:
             return AWAY
         return None
 
-    def to_dict(self) -> dict:
-        def num(x):
-            return float(x) if isinstance(x, Fraction) and x.denominator != 1 else int(x)
+    def score(self) -> dict[str, SideScore]:
+        """Points and tries per side, JSON-able: ``{"home": {"points": 12, "tries": 2}, "away": {...}}``."""
+        return {"home": {"points": json_number(self.points[0]), "tries": int(self.tries[0])},
+                "away": {"points": json_number(self.points[1]), "tries": int(self.tries[1])}}
 
+    def to_dict(self) -> JSON:
         winner = self.winner
         return {
-            "home": {"points": num(self.points[0]), "tries": self.tries[0], "stats": self.stats[0]},
-            "away": {"points": num(self.points[1]), "tries": self.tries[1], "stats": self.stats[1]},
+            "home": {"points": json_number(self.points[0]), "tries": self.tries[0], "stats": self.stats[0]},
+            "away": {"points": json_number(self.points[1]), "tries": self.tries[1], "stats": self.stats[1]},
             "winner": "draw" if winner is None else SEAT_NAMES[winner],
         }
 
 
+# ---- the view envelope ----------------------------------------------------------------------------------
+
+
+class SideScore(TypedDict):
+    points: int | float
+    tries: int
+
+
+class View(TypedDict):
+    """What ``GameState.view(seat)`` returns, for every rule set (JSON-able).
+
+    * ``ruleset`` -- the rule set's id;
+    * ``seat`` -- the seat this view is for: 0 (home), 1 (away) or None (a spectator);
+    * ``to_act`` -- the seats that may act now (both for a simultaneous choice; empty when over);
+    * ``legal_actions`` -- what ``seat`` may do now (sorted action strings; empty for a spectator or
+      a seat not to act) and ``labels``, the human label of each of them (button text; empty when the
+      view was asked for ``labels=False``, as the computer players' play loop does);
+    * ``phase`` -- the rule set's name for the stage of play (``"tackle"``, ``"draft"``, ``"over"``...);
+    * ``over`` -- whether the game has ended;
+    * ``score`` -- points and tries per side: ``{"home": {"points": 3, "tries": 0}, "away": {...}}``
+      (points as the game counts them: Seasons counts seasons won, a halved season half to each side);
+    * ``board`` -- the rule set's own data (``GameState.board_view``), only what ``seat`` may see.
+    """
+
+    ruleset: str
+    seat: int | None
+    to_act: list[int]
+    legal_actions: list[str]
+    labels: dict[str, str]
+    phase: str
+    over: bool
+    score: dict[str, SideScore]
+    board: JSON
+
+
+VIEW_KEYS = tuple(View.__annotations__)
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists and tuples -- as lists -- of plain values)."""
+    if isinstance(value, (list, tuple)):
+        return [json_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    return value
+
+
+# ---- the game state -------------------------------------------------------------------------------------
+
+
 class GameState:
-    """Base class of a rule set's game state. Subclasses implement the hooks below."""
+    """Base class of a rule set's game state. Subclasses implement the hooks below.
+
+    ``saved_fields`` names the attributes that hold the position (besides options, seed, chance, events
+    and history, which the base class saves): ``state_dict`` copies them into JSON-able data and
+    ``load_state_dict`` back. ``saved_defaults`` gives a value for a field that older saved states lack.
+    """
 
     spec: ClassVar[RuleSetSpec]
+    saved_fields: ClassVar[tuple[str, ...]] = ()
+    saved_defaults: ClassVar[Mapping[str, Any]] = {}
 
-    def __init__(self, *, options: dict | None = None, chance: Chance | None = None, seed: int = 0):
+    def __init__(self, *, options: Mapping[str, Any] | None = None, chance: Chance | None = None,
+                 seed: int = 0):
         self.options = self.spec.resolve_options(options)
         self.seed = seed
         self.chance = chance if chance is not None else SeededChance(derive_seed(seed, "chance"))
@@ -205,7 +368,7 @@ class GameState:
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list[str]:
-        """The sorted list of actions ``seat`` may take now (empty if not to act)."""
+        """The sorted list of actions ``seat`` may take now (empty if not to act), in the action grammar."""
         raise NotImplementedError
 
     def _apply(self, seat: int, action: str) -> None:
@@ -215,16 +378,23 @@ class GameState:
     def outcome(self) -> Outcome:
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict:
-        """JSON-able state as ``seat`` may see it (``None``: a spectator). Never leaks hidden cards."""
+    def scoreline(self) -> tuple[Sequence[int | Fraction], Sequence[int]]:
+        """(points per side, tries per side) so far, for the view's ``score``: ``outcome()``'s by default.
+
+        Worth overriding when ``outcome()`` costs more (stats): computer players read the view every move.
+        """
+        outcome = self.outcome()
+        return outcome.points, outcome.tries
+
+    def phase_name(self) -> str:
+        """The stage of play as a lowercase name (``"over"`` once the game has ended)."""
         raise NotImplementedError
 
-    def state_dict(self) -> dict:
-        """The rule set's own fields as JSON-able data (for ``to_dict``)."""
-        raise NotImplementedError
+    def board_view(self, seat: int | None) -> JSON:
+        """The rule set's own JSON-able data for ``view(seat)["board"]``: only what ``seat`` may see.
 
-    def load_state_dict(self, data: dict) -> None:
-        """Restore fields saved by ``state_dict``."""
+        Not repeated here: what the envelope already says (seat, to act, legal actions, phase, over, score).
+        """
         raise NotImplementedError
 
     def describe_action(self, action: str) -> str:
@@ -232,11 +402,33 @@ class GameState:
         return action
 
     # ---- provided ---------------------------------------------------------------
+    def view(self, seat: int | None, *, labels: bool = True) -> View:
+        """JSON-able state as ``seat`` may see it (``None``: a spectator); the same envelope for every rule set
+        (see :class:`View`). Never leaks hidden information: the board comes from ``board_view(seat)``.
+
+        ``labels=False`` leaves ``labels`` empty (the play loop's computer players never read them).
+        """
+        acting = self.to_act()
+        legal = self.legal_actions(seat) if seat is not None and seat in acting else []
+        points, tries = self.scoreline()
+        return {
+            "ruleset": self.spec.id,
+            "seat": seat,
+            "to_act": list(acting),
+            "legal_actions": legal,
+            "labels": {action: self.describe_action(action) for action in legal} if labels else {},
+            "phase": self.phase_name(),
+            "over": not acting,
+            "score": {"home": {"points": json_number(points[0]), "tries": tries[0]},
+                      "away": {"points": json_number(points[1]), "tries": tries[1]}},
+            "board": self.board_view(seat),
+        }
+
     @property
     def is_over(self) -> bool:
         return not self.to_act()
 
-    def emit(self, kind: str, seat: int | None, text: str, private_to: int | None = None, **data) -> None:
+    def emit(self, kind: str, seat: int | None, text: str, private_to: int | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data, text, private_to))
 
     def apply(self, seat: int, action: str) -> list[Event]:
@@ -264,14 +456,25 @@ class GameState:
         self._apply(seat, action)
         return self.events[start:]
 
-    def visible_events(self, seat: int | None, start: int = 0) -> list[dict]:
+    def visible_events(self, seat: int | None, start: int = 0) -> list[JSON]:
         """Events from ``start`` as ``seat`` may see them (private events of the other seat dropped)."""
         return [e.to_dict() for e in self.events[start:] if e.private_to is None or e.private_to == seat]
 
     def clone(self) -> GameState:
         return copy.deepcopy(self)
 
-    def to_dict(self) -> dict:
+    def state_dict(self) -> JSON:
+        """The rule set's own fields (``saved_fields``) as JSON-able data (for ``to_dict``)."""
+        return {name: json_copy(getattr(self, name)) for name in self.saved_fields}
+
+    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+        """Restore fields saved by ``state_dict`` (a field missing from old data takes its ``saved_defaults``)."""
+        defaults = self.saved_defaults
+        for name in self.saved_fields:
+            value = data[name] if name in data or name not in defaults else defaults[name]
+            setattr(self, name, json_copy(value))
+
+    def to_dict(self) -> JSON:
         return {
             "ruleset": self.spec.id,
             "rules_version": self.spec.rules_version,
@@ -284,7 +487,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameState:
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         """Rebuild a state saved with ``to_dict`` (no replay needed)."""
         state = cls.__new__(cls)
         state.options = dict(data["options"])

@@ -8,6 +8,8 @@ not landed yet is simply absent from :func:`rulesets`.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.chance import Chance
 from engine.core import GameState, RuleSetSpec
@@ -78,13 +80,14 @@ def specs() -> list[RuleSetSpec]:
     return list(OFFSITE_SPECS.values()) + rulesets()
 
 
-def new_game(ruleset_id: str, *, seed: int = 0, options: dict | None = None,
+def new_game(ruleset_id: str, *, seed: int = 0, options: Mapping[str, Any] | None = None,
              chance: Chance | None = None) -> GameState:
     """Start a game of a rule set. Chance defaults to an RNG derived from ``seed``."""
     return get_ruleset(ruleset_id)(options=options, chance=chance, seed=seed)
 
 
-def replay(ruleset_id: str, *, seed: int, options: dict | None, actions: list[tuple[int, str]],
+def replay(ruleset_id: str, *, seed: int, options: Mapping[str, Any] | None,
+           actions: Iterable[tuple[int, str] | list[Any]],
            chance: Chance | None = None) -> GameState:
     """Rebuild a game from its seed, options and ordered (seat, action) log (checked)."""
     state = new_game(ruleset_id, seed=seed, options=options, chance=chance)

@@ -1,14 +1,20 @@
 """Drawing data for the play pages: turn a seat's view (engine JSON) into shapes the SVG templates place.
 
-Pure functions (no Django): each rule set has a ``_<ruleset>`` builder that reads only the view the
-seat may see, so a drawing can never show a card the view hid. A builder that meets a view it does
-not understand falls back to the generic layout rather than failing the page.
+Pure functions (no Django). A rule set's spec names the kind of board it is drawn on
+(``RuleSetSpec.board_kind``); each kind has a builder here and a template
+``matches/boards/<kind>.html``, so this module knows drawings, never rule sets. A builder reads only
+the view the seat may see (the engine's envelope: ``phase``, ``seat``, ``over``... and the rule set's
+own ``board`` data), so a drawing can never show a card the view hid. A builder that meets a view it
+does not understand falls back to the generic layout rather than failing the page.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+
+from engine import parse_action
+from engine.core import SEAT_NAMES
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = {"H", "D", "\u2665", "\u2666"}
@@ -31,8 +37,12 @@ def card_face(card) -> dict:
 
 def _generic(view: dict, seat, data) -> dict:
     items = []
-    for key, value in (view or {}).items():
-        if key in ("legal", "to_act", "ruleset"):
+    board = (view or {}).get("board")
+    shown = dict(board) if isinstance(board, dict) else dict(view or {})
+    if isinstance(board, dict) and view.get("phase"):
+        shown = {"phase": view["phase"], **shown}
+    for key, value in shown.items():
+        if key in ("legal", "legal_actions", "labels", "to_act", "ruleset"):
             continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         items.append((key.replace("_", " "), text if len(text) < 400 else text[:400] + "…"))
@@ -48,7 +58,10 @@ def _row(cards, *, x0: float, y: float, width: float = 36, gap: float = 6) -> li
     return out
 
 
-def _seasons(view: dict, seat, data) -> dict:
+def _team_draft(view: dict, seat, data) -> dict:
+    """Two five-card teams facing each other across the draft."""
+    over = view.get("over")
+    view = view["board"]
     teams = view["teams"]
     width, gap = 44, 8
     row_w = 5 * width + 4 * gap
@@ -62,9 +75,9 @@ def _seasons(view: dict, seat, data) -> dict:
     results = [{"season": r["season"], "points": r["points"],
                 "winner": {0: "home", 1: "away", None: "halved"}[r["winner"]]} for r in view.get("results", [])]
     return {
-        "kind": "seasons", "home": cards_home, "away": cards_away, "draft": draft,
+        "kind": "team-draft", "home": cards_home, "away": cards_away, "draft": draft,
         "stock": view.get("stock_count", 0), "results": results,
-        "clock": f"Season {min(view.get('season', 0) + (0 if view.get('over') else 1), view.get('seasons_total', 11))}"
+        "clock": f"Season {min(view.get('season', 0) + (0 if over else 1), view.get('seasons_total', 11))}"
                  f" of {view.get('seasons_total', 11)}",
         "exchanges": view.get("exchanges", [0, 0]), "max_exchanges": view.get("max_exchanges"),
         "last": view.get("last_season"),
@@ -75,13 +88,15 @@ PITCH_CELLS = ("T", "1", "2", "3", "3", "2", "1", "T")
 PERIODS = ("1st half", "2nd half")
 
 
-def _rugby_league_cards(view: dict, seat, data) -> dict:
+def _seven_cell_pitch(view: dict, seat, data) -> dict:
     """The pitch T|1 2 3|3 2 1|T with the coin, both face-down rows, the cards just turned over."""
+    phase = view.get("phase")
+    side = SEAT_NAMES[view["seat"]] if view.get("seat") in (0, 1) else None  # "home" / "away" / None
+    view = view["board"]
     cell_w, x0 = 40, 20
     cells = [{"x": x0 + i * cell_w, "label": label, "end": i in (0, 7), "half": "home" if i < 4 else "away"}
              for i, label in enumerate(PITCH_CELLS)]
     ball = int(view["ball"])
-    side = view.get("seat")  # "home" / "away" / None
     rows = {}
     for name, y in (("away", 116), ("home", 258)):
         live = view["rows"].get(name, [])
@@ -109,7 +124,6 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
         clock = f"{half} · set {min(set_no, view['sets_per_half'])} of {view['sets_per_half']}"
     else:
         clock = f"Extra time (golden point) · set {view['set']}"
-    phase = view.get("phase")
     if phase == "tackle":
         status = f"{view['attacker'].title()} attack · tackle {view['tackle'] + 1} · {view['tackles_lost']} lost"
     elif phase == "contest" and view.get("contest"):
@@ -121,7 +135,7 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
     else:
         status = "Full time"
     return {
-        "kind": "rugby_league_cards", "cells": cells, "ball_x": x0 + ball * cell_w + cell_w / 2,
+        "kind": "seven-cell-pitch", "cells": cells, "ball_x": x0 + ball * cell_w + cell_w / 2,
         "attack_right": view["attacker"] == "home", "ball_label": view.get("ball_label", ""),
         "rows": rows, "shown": shown, "clock": clock, "status": status,
         "pile": view.get("pile"), "your_choice": view.get("your_choice"), "side": side,
@@ -131,10 +145,12 @@ def _rugby_league_cards(view: dict, seat, data) -> dict:
 BOKX_BLOCK = 15
 
 
-def _bokx(view: dict, seat, data) -> dict:
-    """The RUGBY_Bokx field from ``engine.bokx.field``'s geometry: home at the bottom attacking up."""
+def _block_field(view: dict, seat, data) -> dict:
+    """The 22 x 16 block field from ``engine.bokx.field``'s geometry: home at the bottom attacking up."""
     from engine.bokx import field
 
+    phase = view.get("phase")
+    view = view["board"]
     b = BOKX_BLOCK
     left, top = 20, 8
     width, height = field.COLS * b, field.ROWS * b
@@ -171,14 +187,14 @@ def _bokx(view: dict, seat, data) -> dict:
         clock_text += f" of {total // 60:02d}:00"
     card = view.get("last_card")
     return {
-        "kind": "bokx", "w": width + 2 * left, "h": height + 2 * top + 40, "left": left, "top": top,
+        "kind": "block-field", "w": width + 2 * left, "h": height + 2 * top + 40, "left": left, "top": top,
         "field_w": width, "field_h": height, "shading": shading, "lines": lines, "lineout": lineout,
         "kick_off": kick_off, "block": b,
         "ball_x": left + (ball["x"] + 0.5) * b, "ball_y": sy(ball["y"] + 1) + b / 2,
         "attack_up": poss == 0, "possession": ("home", "away")[poss] if poss in (0, 1) else None,
         "dice": list(view.get("last_dice") or []), "last_card": (card if isinstance(card, str) else
                                                                    (card or {}).get("name", "") if card else ""),
-        "carrier": view.get("carrier") or "", "phase": (view.get("phase") or "").replace("_", " "),
+        "carrier": view.get("carrier") or "", "phase": (phase or "").replace("_", " "),
         "clock": clock_text, "info_y": top + height + 20,
     }
 
@@ -196,8 +212,10 @@ def _champion_card(c: dict | None, x: float, y: float, w: float, h: float) -> di
             "referee": bool(c.get("referee")), "goal": bool(c.get("goal"))}
 
 
-def _rugby_champion_solo(view: dict, seat, data) -> dict:
+def _defensive_line(view: dict, seat, data) -> dict:
     """The Non-player's defensive line (L2 L1 A R1, the advanced card forward) and the person's hand."""
+    phase = view.get("phase")
+    view = view["board"]
     w, h, gap = 80, 96, 8
     line = []
     for i, spot in enumerate(view["line"]):
@@ -213,8 +231,8 @@ def _rugby_champion_solo(view: dict, seat, data) -> dict:
     last = view.get("last") or {}
     half = view.get("half") or 1
     return {
-        "kind": "rugby_champion_solo", "line": line, "hand": hand, "hand_count": view.get("hand_count", 0),
-        "clock": f"Half {half} of {view.get('halves', 2)}", "phase": (view.get("phase") or "").replace("_", " "),
+        "kind": "defensive-line", "line": line, "hand": hand, "hand_count": view.get("hand_count", 0),
+        "clock": f"Half {half} of {view.get('halves', 2)}", "phase": (phase or "").replace("_", " "),
         "direction": view.get("direction"), "target": view.get("target"),
         "setpiece": (view.get("setpiece") or {}).get("kind"), "advantage": view.get("advantage"),
         "pile": view.get("pile_count"), "support": view.get("support_count"),
@@ -231,17 +249,19 @@ def _champion_last(last: dict) -> str:
     return ""
 
 
+# board kind (``RuleSetSpec.board_kind``) -> builder; the template is ``matches/boards/<kind>.html``.
 BUILDERS: dict[str, Callable[[dict, int | None, dict], dict]] = {
-    "seasons": _seasons,
-    "rugby-league-cards": _rugby_league_cards,
-    "bokx": _bokx,
-    "rugby-champion-solo": _rugby_champion_solo,
+    "team-draft": _team_draft,
+    "seven-cell-pitch": _seven_cell_pitch,
+    "block-field": _block_field,
+    "defensive-line": _defensive_line,
 }
 
 
-def board_context(ruleset: str, view: dict, seat: int | None, data: dict | None = None) -> dict:
-    """Drawing data for ``ruleset``'s board; the generic layout if the rule set has no drawing yet."""
-    builder = BUILDERS.get(ruleset)
+def board_context(board_kind: str, view: dict, seat: int | None, data: dict | None = None) -> dict:
+    """Drawing data for a board of ``board_kind`` (the rule set's spec names it) from a seat's view; the
+    generic layout for a kind without a drawing (or a view the drawing does not understand)."""
+    builder = BUILDERS.get(board_kind)
     if builder is not None:
         try:
             return builder(view, seat, data or {})
@@ -250,19 +270,24 @@ def board_context(ruleset: str, view: dict, seat: int | None, data: dict | None 
     return _generic(view, seat, data or {})
 
 
-def action_buttons(ruleset: str, legal: list[dict]) -> list[dict]:
+def action_buttons(board_kind: str, legal: list[dict]) -> list[dict]:
     """The legal actions as buttons: ``text`` on the button, ``label`` (full) for screen readers and tooltips.
 
-    Card choices get short, card-shaped buttons so six of them fit a 360-px phone in one row.
+    Blind card choices (``card:<position>`` on a seven-cell pitch) get short, card-shaped buttons so six of
+    them fit a 360-px phone in one row; draft exchanges (``swap:<take>:<give>``) show both cards.
     """
     out = []
     for item in legal:
         action, label = item["action"], item["label"]
         button = {"action": action, "label": label, "text": label, "kind": "wide"}
-        if ruleset == "rugby-league-cards" and action.startswith("card:"):
-            button.update(text=action.partition(":")[2], kind="card")
-        elif ruleset == "seasons" and action.startswith("swap "):
-            _, take, give = action.split()
-            button.update(text=f"+{card_face(take)['label']} \u2212{card_face(give)['label']}", kind="grid")
+        try:
+            verb, args = parse_action(action)
+        except ValueError:
+            verb, args = "", ()
+        if board_kind == "seven-cell-pitch" and verb == "card" and len(args) == 1:
+            button.update(text=args[0], kind="card")
+        elif board_kind == "team-draft" and verb == "swap" and len(args) == 2:
+            take, give = (card_face(a.upper())["label"] for a in args)
+            button.update(text=f"+{take} \u2212{give}", kind="grid")
         out.append(button)
     return out

@@ -170,12 +170,13 @@ def _live_context(request, match: Match, seat: int | None, *, spectator: bool, e
     if state is None:
         state = services.match_state(match)
     data = selectors.match_view(match, state, seat)
-    board = boards.board_context(match.ruleset, data["view"], seat, data)
+    board = boards.board_context(state.spec.board_kind, data["view"], seat, data)
     return {
         "match": match, "data": data, "seat": seat, "spectator": spectator, "error": error,
         "etag": selectors.match_etag(match, seat),
         "board": board, "board_template": _board_template(board["kind"]),
-        "buttons": boards.action_buttons(match.ruleset, data["legal_actions"]),
+        "counts_tries": state.spec.scoring.counts_tries,
+        "buttons": boards.action_buttons(state.spec.board_kind, data["legal_actions"]),
         "waiting_for": " and ".join(s["name"] + (" (computer)" if s["kind"] == "computer" else "")
                                     for s in data["seats"] if s["seat"] in data["to_act"]),
         "can_manage": permissions.can_manage(request.user, match),
@@ -288,9 +289,10 @@ def replay(request, pk):
     action = match.actions.filter(ply=step).first() if step else None
     if action is not None and not selectors.action_visible(match, action.seat, seat, state.spec.hidden_information):
         action.action = selectors.HIDDEN_ACTION
-    board = boards.board_context(match.ruleset, data["view"], seat, data)
+    board = boards.board_context(state.spec.board_kind, data["view"], seat, data)
     context = {
         "match": match, "data": data, "seat": seat, "spectator": True, "step": step, "steps": match.ply,
+        "counts_tries": state.spec.scoring.counts_tries,
         "action": action,
         "action_label": ("A hidden move" if action and action.action == selectors.HIDDEN_ACTION
                          else state.describe_action(action.action) if action else ""),

@@ -1,6 +1,7 @@
 """Shared test fixtures."""
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -8,6 +9,23 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.load_profile("default")
+
+
+def _stop(signum, frame):
+    """SIGTERM (how scripts/test stops pytest) ends the run as Ctrl+C does, so that the fixtures' teardown still
+    stops the Celery workers and browsers they started in sessions of their own. Only once: a second signal (say
+    from a supervisor that signals every process) must not cut that teardown short; scripts/test gives it a time
+    limit and then kills what is left."""
+    signal.signal(signal.SIGINT, lambda *args: None)
+    signal.signal(signal.SIGTERM, lambda *args: None)
+    raise KeyboardInterrupt
+
+
+def pytest_configure(config):
+    # Also when started in the background by a shell, which leaves SIGINT ignored.
+    if not hasattr(config, "workerinput"):  # an xdist worker is stopped by its controller
+        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, _stop)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 DECK_FILE = Path(__file__).with_name("referee_cards.toml")
 
@@ -14,12 +15,12 @@ CALLS = ("play_on", "continue", "penalty", "free_kick", "scrum", "kick_off", "ma
 KICK_OFF_SPOTS = ("halfway", "22", "goal_line")
 
 
-def load_decks(path: Path = DECK_FILE) -> tuple[dict[str, dict], dict[str, dict]]:
+def load_decks(path: Path = DECK_FILE) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Read the decks: (group -> {name, drawn_by, cards: [ids]}, card id -> card). Raises ValueError if bad."""
     with open(path, "rb") as fh:
         data = tomllib.load(fh)
-    groups: dict[str, dict] = {}
-    cards: dict[str, dict] = {}
+    groups: dict[str, dict[str, Any]] = {}
+    cards: dict[str, dict[str, Any]] = {}
     if set(data) != set(GROUPS):
         raise ValueError(f"referee decks must be exactly {GROUPS}, got {sorted(data)}")
     for group in GROUPS:

@@ -54,6 +54,8 @@ block short of the goal line; the Red zone from the kicker's own 10 m line to
 the opponent's 22 m line (see INTERPRETATIONS.md).
 """
 
+from typing import Any
+
 COLS = 16
 ROWS = 22
 BLOCK_METRES = 5
@@ -106,7 +108,7 @@ def row_of(seat: int, p: int) -> int:
     return p if seat == 0 else 21 - p
 
 
-def zones(seat: int) -> dict:
+def zones(seat: int) -> dict[str, list[int]]:
     """Board rows of ``seat``'s kicking zones and own 22 (for drawing and for players)."""
     return {
         "blue": [row_of(seat, p) for p in BLUE_ZONE_P],
@@ -115,7 +117,7 @@ def zones(seat: int) -> dict:
     }
 
 
-def as_dict() -> dict:
+def as_dict() -> dict[str, Any]:
     """The whole geometry as one JSON-able dict (for the web page's board drawing)."""
     return {
         "cols": COLS, "rows": ROWS, "block_metres": BLOCK_METRES,

@@ -3,6 +3,21 @@ runs the forwards near the line. It reads only ``view(seat)``."""
 
 from __future__ import annotations
 
+import random
+
+from engine.bokx.rules import (
+    BACKS,
+    DROP_GOAL,
+    FORWARDS,
+    GOAL,
+    KICK,
+    KICK_DOUBLE,
+    RECEIVE,
+    RUN_ON,
+    TAP_BACKS,
+    TAP_FORWARDS,
+)
+from engine.core import JSON, View
 from engine.players import Player, register_aware_player
 
 
@@ -22,41 +37,44 @@ class AwareBokxPlayer(Player):
     red_goal_from = 9     # take penalty shots at goal from anywhere in the Red zone (and the Blue zone)
     double_until = 8      # double the distance of a penalty kick for touch up to this row
 
-    def choose(self, view, legal, rng):
-        pending = view["pending"]
-        kind = pending["kind"]
-        p = view["progress"]
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
+        assert view is not None
+        board = view["board"]
+        kind = view["phase"]
+        p = board["progress"]
         if kind == "toss":
-            return "receive"
+            return RECEIVE
         if kind == "kickoff":
-            return "kick"
+            return KICK
         if kind == "side":
-            return self._side(pending["preview"], p, rng)
+            return self._side(board["side_preview"], p, rng)
         if kind in ("penalty", "free_kick"):
-            return self._penalty(view, kind, p, legal)
+            return self._penalty(kind, p, legal)
         # Call the play.
-        if "run_on" in legal:
-            return "run_on"
+        if RUN_ON in legal:
+            return RUN_ON
         if p <= self.kick_until:
-            return "kick_double" if "kick_double" in legal else "kick"
-        if "drop_goal" in legal and p >= 17 and self._need_three(view):
-            return "drop_goal"
+            return KICK_DOUBLE if KICK_DOUBLE in legal else KICK
+        if DROP_GOAL in legal and p >= 17 and self._need_three(view):
+            return DROP_GOAL
         if p >= self.forwards_from:
-            return "forwards"
-        return "backs"
+            return FORWARDS
+        return BACKS
 
     @staticmethod
-    def _need_three(view) -> bool:
+    def _need_three(view: View) -> bool:
         """Late in the match and behind by 1-3 (or level): a drop goal wins it."""
-        seat = view["pending"]["seat"]
-        clock = view["clock"]
-        if view["period"] < 2 or clock["period_seconds"] is None:
-            return view["period"] == 5
-        behind = view["score"][1 - seat] - view["score"][seat]
+        board = view["board"]
+        clock = board["clock"]
+        if board["period"] < 2 or clock["period_seconds"] is None:
+            return bool(board["period"] == 5)
+        score = view["score"]
+        me, them = ("home", "away") if view["seat"] == 0 else ("away", "home")
+        behind = score[them]["points"] - score[me]["points"]
         return 0 <= behind <= 2 and clock["period_seconds"] - clock["seconds"] < 180
 
     @staticmethod
-    def _side(preview, p, rng):
+    def _side(preview: JSON, p: int, rng: random.Random) -> str:
         left, right = preview["left"], preview["right"]
         if preview["kind"] == "kick":
             src = preview["src"]
@@ -72,11 +90,11 @@ class AwareBokxPlayer(Player):
             return "right" if left["touch"] else "left"
         return "left" if abs(left["x"] - 7.5) < abs(right["x"] - 7.5) else "right"
 
-    def _penalty(self, view, kind, p, legal):
-        if "goal" in legal and p >= self.red_goal_from:
-            return "goal"
+    def _penalty(self, kind: str, p: int, legal: list[str]) -> str:
+        if GOAL in legal and p >= self.red_goal_from:
+            return GOAL
         if p >= 18:
-            return "tap_forwards"
+            return TAP_FORWARDS
         if kind == "penalty" or p <= 4:
-            return "kick_double" if p <= self.double_until else "kick"
-        return "tap_backs"
+            return KICK_DOUBLE if p <= self.double_until else KICK
+        return TAP_BACKS

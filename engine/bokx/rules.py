@@ -15,7 +15,8 @@ Seats: 0 (home) attacks towards row 21, 1 (away) towards row 0. "left" and
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
+from typing import Any
 
 from engine.bokx.cards import CARDS, DECKS, GROUPS
 from engine.bokx.field import (
@@ -27,7 +28,7 @@ from engine.bokx.field import (
     progress,
     row_of,
 )
-from engine.core import GameState, Option, Outcome, RuleSetSpec
+from engine.core import JSON, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
 from engine.scoring import UNION
 
@@ -41,38 +42,43 @@ SECONDS = {
     "penalty": 23, "goal_kick": 35, "drop_goal": 14, "card": 12, "in_goal": 12, "try": 35,
 }
 
-BACKS = {1: "scrum-half (9)", 2: "fly-half (10)", 3: "inside centre (12)", 4: "outside centre (13)",
+BACKLINE = {1: "scrum-half (9)", 2: "fly-half (10)", 3: "inside centre (12)", 4: "outside centre (13)",
          5: "full-back (15)"}
 WINGS = {-1: "left wing (11)", 1: "right wing (14)"}
 FRONT_ROW = ("loosehead prop (1)", "hooker (2)", "tighthead prop (3)")
 LOCKS = ("lock (4)", "lock (5)")
 LOOSE_FORWARDS = ("openside flanker (6)", "blindside flanker (7)", "number eight (8)")
 
-_CALL = tuple(sorted(("backs", "forwards", "kick")))
-_CALL_22 = tuple(sorted(("backs", "forwards", "kick", "kick_double")))
-_CALL_ZONE = tuple(sorted(("backs", "forwards", "kick", "drop_goal")))
-_MISS = tuple(sorted(("run_on", "backs", "forwards", "kick")))
-_MISS_22 = tuple(sorted(("run_on", "backs", "forwards", "kick", "kick_double")))
-_MISS_ZONE = tuple(sorted(("run_on", "backs", "forwards", "kick", "drop_goal")))
-_FREE = tuple(sorted(("kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
-_PEN_GOAL = tuple(sorted(("goal", "kick", "kick_double", "scrum", "tap_backs", "tap_forwards")))
-_SIDES = ("left", "right")
+# The actions (the engine's action grammar: lowercase words joined by hyphens).
+BACKS, FORWARDS, KICK, KICK_DOUBLE, DROP_GOAL, RUN_ON = (
+    "backs", "forwards", "kick", "kick-double", "drop-goal", "run-on")
+LEFT, RIGHT, GOAL, SCRUM, TAP_BACKS, TAP_FORWARDS = "left", "right", "goal", "scrum", "tap-backs", "tap-forwards"
+KICK_OFF, RECEIVE = "kick-off", "receive"
+_CALL = tuple(sorted((BACKS, FORWARDS, KICK)))
+_CALL_22 = tuple(sorted((BACKS, FORWARDS, KICK, KICK_DOUBLE)))
+_CALL_ZONE = tuple(sorted((BACKS, FORWARDS, KICK, DROP_GOAL)))
+_MISS = tuple(sorted((RUN_ON, BACKS, FORWARDS, KICK)))
+_MISS_22 = tuple(sorted((RUN_ON, BACKS, FORWARDS, KICK, KICK_DOUBLE)))
+_MISS_ZONE = tuple(sorted((RUN_ON, BACKS, FORWARDS, KICK, DROP_GOAL)))
+_FREE = tuple(sorted((KICK, KICK_DOUBLE, SCRUM, TAP_BACKS, TAP_FORWARDS)))
+_PEN_GOAL = tuple(sorted((GOAL, KICK, KICK_DOUBLE, SCRUM, TAP_BACKS, TAP_FORWARDS)))
+_SIDES = (LEFT, RIGHT)
 # Set-piece commentary: (heading, verb, how it is lost, stat the winner is credited with).
 _SET_PIECE_TEXT = {
     "scrum": ("Scrum", "feed", "won against the head by", "scrums_won"),
     "lineout": ("Lineout", "throw", "stolen by", "lineouts_won"),
 }
-_TOSS = ("kick_off", "receive")
-_KICK = ("kick", "kick_double")
+_TOSS = (KICK_OFF, RECEIVE)
+_KICK = (KICK, KICK_DOUBLE)
 _ZONE_P = frozenset(RED_ZONE_P) | frozenset(BLUE_ZONE_P)
 _BLUE_P = frozenset(BLUE_ZONE_P)
 
 LABELS = {
-    "backs": "Run with the backline", "forwards": "Run with the forwards", "kick": "Kick downfield",
-    "kick_double": "Kick downfield, double the distance", "drop_goal": "Drop goal",
-    "run_on": "Keep running", "left": "Left", "right": "Right", "goal": "Kick at goal",
-    "scrum": "Take a scrum", "tap_backs": "Tap and run with the backline",
-    "tap_forwards": "Tap and run with the forwards", "kick_off": "Kick off", "receive": "Receive",
+    BACKS: "Run with the backline", FORWARDS: "Run with the forwards", KICK: "Kick downfield",
+    KICK_DOUBLE: "Kick downfield, double the distance", DROP_GOAL: "Drop goal",
+    RUN_ON: "Keep running", LEFT: "Left", RIGHT: "Right", GOAL: "Kick at goal",
+    SCRUM: "Take a scrum", TAP_BACKS: "Tap and run with the backline",
+    TAP_FORWARDS: "Tap and run with the forwards", KICK_OFF: "Kick off", RECEIVE: "Receive",
 }
 STAT_KEYS = ("penalties", "free_kicks", "referee_cards", "kicks", "kick_offs", "runs", "metres", "tackles",
              "missed_tackles", "turnovers", "scrums_won", "lineouts_won", "rucks_won", "conversions",
@@ -80,7 +86,7 @@ STAT_KEYS = ("penalties", "free_kicks", "referee_cards", "kicks", "kick_offs", "
              "penalty_tries")
 
 
-def _new_stats() -> dict:
+def _new_stats() -> dict[str, int]:
     return dict.fromkeys(STAT_KEYS, 0)
 
 
@@ -105,6 +111,7 @@ class BokxState(GameState):
         },
         scoring=UNION,
         knockout_options={"extra_time": True},
+        board_kind="block-field",
     )
 
     # ---- setup ----------------------------------------------------------------------------------
@@ -119,19 +126,19 @@ class BokxState(GameState):
         self.period = 1
         self.secs = 0
         self.elapsed = 0
-        self.period_len = half * 60
+        self.period_len: int | None = half * 60  # None: sudden death, no time limit
         self.x, self.y = KICK_OFF_BLOCKS["halfway"][0]
         self.poss = 0
         self.phase = "toss"
-        self.actor = None
-        self.ctx: dict = {}
+        self.actor: int | None = None  # the seat to act; None only before the toss and once over
+        self.ctx: dict[str, Any] = {}
         self.after_miss = False
         self.intercept = False
         self.regained = False
         self.run_group = "backs"
         self.carrier = ""
-        self.last_card = None
-        self.first_kicker = None
+        self.last_card: str | None = None
+        self.first_kicker: int | None = None
         self.dice: list[int] = []
         self.decks = {g: list(self.chance.shuffle(DECKS[g]["cards"])) for g in GROUPS}
         # The toss: both throw, higher wins (throw again on a tie).
@@ -147,7 +154,7 @@ class BokxState(GameState):
 
     # ---- protocol -------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == "over" else (self.actor,)
+        return () if self.phase == "over" else (self.actor,)  # type: ignore[return-value]  # None only when over
 
     def legal_actions(self, seat: int) -> list[str]:
         if seat != self.actor or self.phase == "over":
@@ -183,9 +190,9 @@ class BokxState(GameState):
         elif phase == "penalty" or phase == "free_kick":
             self._penalty_option(seat, action)
         elif phase == "kickoff":
-            self._kick(seat, "kickoff", action == "kick_double")
+            self._kick(seat, "kickoff", action == KICK_DOUBLE)
         else:
-            kicker = seat if action == "kick_off" else 1 - seat
+            kicker = seat if action == KICK_OFF else 1 - seat
             self.first_kicker = kicker
             choice = "kick off" if kicker == seat else "receive"
             self.emit("toss_choice", seat, f"{self.teams[seat]} choose to {choice}.", choice=action)
@@ -193,10 +200,13 @@ class BokxState(GameState):
 
     def describe_action(self, action: str) -> str:
         if self.phase == "kickoff" and action in _KICK:
-            return "Kick off, double the distance" if action == "kick_double" else "Kick off"
+            return "Kick off, double the distance" if action == KICK_DOUBLE else "Kick off"
         if self.phase in ("penalty", "free_kick") and action in _KICK:
-            return "Kick for touch, double the distance" if action == "kick_double" else "Kick for touch"
+            return "Kick for touch, double the distance" if action == KICK_DOUBLE else "Kick for touch"
         return LABELS.get(action, action)
+
+    def scoreline(self) -> tuple[list[int], list[int]]:
+        return self.score, self.tries
 
     def outcome(self) -> Outcome:
         return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]),
@@ -226,14 +236,14 @@ class BokxState(GameState):
         intercept = self.intercept
         self.after_miss = self.intercept = self.regained = False
         team = self.teams[seat]
-        if action == "run_on":
+        if action == RUN_ON:
             self._tick(SECONDS["run_on"])
             self.emit("call", seat, f"{team}: the {self.carrier} keeps running.", call=action)
             self._carry(seat, self.run_group)
-        elif action == "backs" or action == "forwards":
+        elif action in (BACKS, FORWARDS):
             self._tick(SECONDS["run"])
             self.stats[seat]["runs"] += 1
-            if intercept and action == "backs":
+            if intercept and action == BACKS:
                 # 2.2.4: after an interception the backline only moves the ball down the channel
                 # ("not throwing the dice to determine success rate or movement down the Line").
                 self.emit("call", seat, f"{team} run the interception with the backs.", call=action)
@@ -241,7 +251,8 @@ class BokxState(GameState):
                 self._carry(seat, action)
                 return
             # 2.2.4: the forwards skip only the line throw after an interception; the success throw stands.
-            cont = (lambda: self._channel_only(seat, action)) if intercept else (lambda: self._line(seat, action))
+            cont: Callable[[], None] = ((lambda: self._channel_only(seat, action)) if intercept
+                                        else (lambda: self._line(seat, action)))
             v = self._roll()
             if v == 1:
                 self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
@@ -255,9 +266,9 @@ class BokxState(GameState):
                 self.emit("call", seat, f"{team} run with the {action}"
                                         f"{' from the interception' if intercept else ''}.", call=action, die=v)
                 cont()
-        elif action == "kick" or action == "kick_double":
+        elif action in (KICK, KICK_DOUBLE):
             self._tick(SECONDS["kick"])
-            double = action == "kick_double"
+            double = action == KICK_DOUBLE
             v = self._roll()
             what = "kick downfield, double the distance" if double else "kick downfield"
             if v == 1:
@@ -304,7 +315,7 @@ class BokxState(GameState):
             names = FRONT_ROW if first <= 2 else LOCKS if first <= 4 else LOOSE_FORWARDS
             self.carrier = names[(first + self.x) % len(names)]
         else:
-            self.carrier = BACKS.get(first, "wing")
+            self.carrier = BACKLINE.get(first, "wing")
         self.run_group = group
         self.ctx = {"k": "run", "g": group, "d": d}
         self.phase = "side"
@@ -322,7 +333,7 @@ class BokxState(GameState):
         self.run_group = group
         d, first = self._distance(group == "forwards", False)
         if not self.carrier:
-            self.carrier = (BACKS.get(first, "wing") if group == "backs"
+            self.carrier = (BACKLINE.get(first, "wing") if group == "backs"
                             else (FRONT_ROW if first <= 2 else LOCKS if first <= 4 else LOOSE_FORWARDS)[0])
         p0 = progress(seat, self.y)
         p = p0 + d
@@ -446,7 +457,7 @@ class BokxState(GameState):
             return
         self._kick_land(seat, ctx, self.x + dx * ctx["line"])
 
-    def _kick_land(self, seat: int, ctx: dict, nx: int) -> None:
+    def _kick_land(self, seat: int, ctx: dict[str, Any], nx: int) -> None:
         rcv = 1 - seat
         land = ctx["land"]
         src = ctx["src"]
@@ -639,26 +650,26 @@ class BokxState(GameState):
     def _penalty_option(self, seat: int, action: str) -> None:
         kind = self.phase
         team = self.teams[seat]
-        if action == "goal":
+        if action == GOAL:
             self._tick(SECONDS["goal_kick"])
             self._kick_at_goal(seat, "penalty_goal", need=(3, 5), lead="kick the penalty",
                                made=": over! Three points.", missed=": wide.")
-        elif action == "kick" or action == "kick_double":
+        elif action in (KICK, KICK_DOUBLE):
             self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
-                                    f"{', double the distance' if action == 'kick_double' else ''}.", call=action)
-            self._kick(seat, kind, action == "kick_double")
-        elif action == "scrum":
+                                    f"{', double the distance' if action == KICK_DOUBLE else ''}.", call=action)
+            self._kick(seat, kind, action == KICK_DOUBLE)
+        elif action == SCRUM:
             self.emit("call", seat, f"{team} take the scrum.", call=action)
             self._scrum(seat, self.x, self.y, check_time=False)
         else:
-            group = "backs" if action == "tap_backs" else "forwards"
+            group = BACKS if action == TAP_BACKS else FORWARDS
             self._tick(SECONDS["run"])
             self.stats[seat]["runs"] += 1
             self.emit("call", seat, f"{team} tap and go with the {group}.", call=action)
             self._line(seat, group)
 
     # ---- referee cards ------------------------------------------------------------------------------
-    def _card(self, group: str, att: int, dfn: int, cont) -> None:
+    def _card(self, group: str, att: int, dfn: int, cont: Callable[[], None]) -> None:
         """Draw the top card of ``group`` (it goes to the bottom) and carry out the call.
 
         ``att``/``dfn`` are the attacker and defender of the play; ``cont`` continues the play as a
@@ -726,12 +737,15 @@ class BokxState(GameState):
         period = self.period
         drawn = self.score[0] == self.score[1]
         extra = max(1, self.options["half_minutes"] // 4) * 60
+        first = self.first_kicker
+        assert first is not None  # the toss was settled before the first period started
+        length: int | None
         if period == 1:
-            nxt, kicker, length = 2, 1 - self.first_kicker, self.options["half_minutes"] * 60
+            nxt, kicker, length = 2, 1 - first, self.options["half_minutes"] * 60
         elif period in (2, 4) and drawn and self.options["extra_time"]:
-            nxt, kicker, length = period + 1, self.first_kicker, (extra if period == 2 else None)
+            nxt, kicker, length = period + 1, first, (extra if period == 2 else None)
         elif period == 3:
-            nxt, kicker, length = 4, 1 - self.first_kicker, extra
+            nxt, kicker, length = 4, 1 - first, extra
         else:
             self._game_over()
             return
@@ -756,37 +770,35 @@ class BokxState(GameState):
                   score=list(s))
 
     # ---- views and persistence ------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict:
-        """Everything a player (or the web page) may see: the decks' order stays hidden."""
-        pending = None
-        if self.phase != "over":
-            actions = self.legal_actions(self.actor)
-            pending = {"seat": self.actor, "kind": self.phase, "actions": actions,
-                       "labels": {a: self.describe_action(a) for a in actions}}
-            if self.phase == "side":
-                pending["preview"] = self._side_preview()
-            elif self.phase == "kickoff":
-                pending["spot"] = self.ctx.get("spot")
+    def phase_name(self) -> str:
+        return self.phase
+
+    def board_view(self, seat: int | None) -> JSON:
+        """Everything a player (or the web page) may see: the decks' order stays hidden.
+
+        ``side_preview``: while a side (left or right) is to be chosen, where the ball ends for each;
+        ``kick_off``: while a kick-off from the 22 or the goal line waits for its kicker, ``{"spot": ...}``.
+        """
         return {
-            "ruleset": "bokx", "seat": seat, "teams": list(self.teams),
+            "teams": list(self.teams),
             "ball": {"x": self.x, "y": self.y}, "possession": self.poss,
             "progress": progress(self.poss, self.y),
-            "score": list(self.score), "tries": list(self.tries),
             "period": self.period, "half": min(self.period, 2),
             "clock": {"seconds": self.secs, "period_seconds": self.period_len, "elapsed": self.elapsed,
                       "time_up": self.period_len is not None and self.secs >= self.period_len},
             "last_dice": list(self.dice), "last_card": self.last_card, "carrier": self.carrier,
-            "pending": pending, "phase": self.phase, "after_miss": self.after_miss,
-            "intercept": self.intercept, "attacks_towards_row": {"0": 21, "1": 0},
-            "over": self.phase == "over",
+            "side_preview": self._side_preview() if self.phase == "side" else None,
+            "kick_off": {"spot": self.ctx.get("spot")} if self.phase == "kickoff" else None,
+            "after_miss": self.after_miss, "intercept": self.intercept, "attacks_towards_row": {"0": 21, "1": 0},
         }
 
-    def _side_preview(self) -> dict:
+    def _side_preview(self) -> JSON:
         """Where the ball ends for each side choice (for the UI and the aware player)."""
         ctx = self.ctx
         seat = self.actor
+        assert seat is not None  # a side is chosen by the side in possession
         blocks = ctx["d"] if ctx["k"] == "run" else ctx["line"]
-        out = {"kind": ctx["k"], "blocks": blocks}
+        out: JSON = {"kind": ctx["k"], "blocks": blocks}
         if ctx["k"] == "kick":
             out.update(src=ctx["src"], land_y=row_of(seat, ctx["land"]), from_y=ctx["y0"])
         for action in _SIDES:
@@ -795,15 +807,8 @@ class BokxState(GameState):
             out[action] = {"x": nx, "touch": nx < 0 or nx > 15}
         return out
 
-    _FIELDS = ("teams", "score", "tries", "stats", "period", "secs", "elapsed", "period_len", "x", "y", "poss",
-               "phase", "actor", "ctx", "after_miss", "intercept", "regained", "run_group", "carrier",
-               "last_card", "first_kicker", "dice", "decks", "toss")
+    saved_fields = ("teams", "score", "tries", "stats", "period", "secs", "elapsed", "period_len", "x", "y",
+                    "poss", "phase", "actor", "ctx", "after_miss", "intercept", "regained", "run_group", "carrier",
+                    "last_card", "first_kicker", "dice", "decks", "toss")
     # Fields added after matches were stored: their value in an older saved state.
-    _ADDED = {"regained": False}
-
-    def state_dict(self) -> dict:
-        return {k: copy.deepcopy(getattr(self, k)) for k in self._FIELDS}
-
-    def load_state_dict(self, data: dict) -> None:
-        for k in self._FIELDS:
-            setattr(self, k, copy.deepcopy(data[k] if k in data or k not in self._ADDED else self._ADDED[k]))
+    saved_defaults = {"regained": False}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DECK_FILE = Path(__file__).with_name("cards.toml")
 
@@ -15,14 +16,14 @@ class PlayerCard:
 
     id: str
     name: str
-    values: dict
+    values: dict[str, int]
     red: str
     arrow: str
     whistles: int
     goal: bool
     referee: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "values": dict(self.values), "red": self.red,
                 "arrow": self.arrow, "whistles": self.whistles, "goal": self.goal, "referee": self.referee}
 
@@ -36,7 +37,7 @@ class SupportCard:
     effect: str
     bonus: int = 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "effect": self.effect, "bonus": self.bonus}
 
 
@@ -46,7 +47,7 @@ class SetPieceCard:
     type: str
     value: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "value": self.value}
 
 
@@ -58,8 +59,8 @@ class Deck:
     conversion_points: int
     lineout: SetPieceCard
     scrum: SetPieceCard
-    players: dict  # id -> PlayerCard, in deck order
-    supports: dict  # id -> SupportCard, in deck order
+    players: dict[str, PlayerCard]  # id -> PlayerCard, in deck order
+    supports: dict[str, SupportCard]  # id -> SupportCard, in deck order
 
 
 def load_deck(path: Path = DECK_FILE) -> Deck:
@@ -78,19 +79,19 @@ def load_deck(path: Path = DECK_FILE) -> Deck:
         for i in range(n):
             if entry["arrows"][i] not in ("left", "right") or entry["whistles"][i] not in (0, 1, 2):
                 raise ValueError(f"card {entry['id']!r}: bad arrow or whistles on copy {i + 1}")
-            card = PlayerCard(id=f"{entry['id']}-{i + 1}", name=entry["name"],
-                              values={t: int(entry[t]) for t in types}, red=entry["red"],
-                              arrow=entry["arrows"][i], whistles=entry["whistles"][i],
-                              goal=bool(entry["goal"][i]), referee=bool(entry.get("referee", False)))
-            players[card.id] = card
+            player = PlayerCard(id=f"{entry['id']}-{i + 1}", name=entry["name"],
+                                values={t: int(entry[t]) for t in types}, red=entry["red"],
+                                arrow=entry["arrows"][i], whistles=entry["whistles"][i],
+                                goal=bool(entry["goal"][i]), referee=bool(entry.get("referee", False)))
+            players[player.id] = player
     supports: dict[str, SupportCard] = {}
     for entry in data["support"]:
         if entry["effect"] not in ("kicker", "foul", "support"):
             raise ValueError(f"support card {entry['id']!r}: unknown effect {entry['effect']!r}")
         for i in range(entry["copies"]):
-            card = SupportCard(id=f"{entry['id']}-{i + 1}", name=entry["name"], effect=entry["effect"],
-                               bonus=int(entry.get("bonus", 0)))
-            supports[card.id] = card
+            support = SupportCard(id=f"{entry['id']}-{i + 1}", name=entry["name"], effect=entry["effect"],
+                                  bonus=int(entry.get("bonus", 0)))
+            supports[support.id] = support
     return Deck(challenge_types=types, right_card_types=tuple(data["right_card_types"]),
                 try_points=int(data["try_points"]), conversion_points=int(data["conversion_points"]),
                 lineout=SetPieceCard(**data["lineout"]), scrum=SetPieceCard(**data["scrum"]),

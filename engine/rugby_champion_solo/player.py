@@ -8,8 +8,10 @@ it weighs the chances of each challenge result against that unseen pool.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
+from engine.core import JSON, View
 from engine.players import Player, register_aware_player
 from engine.rugby_champion_solo.cards import DECK
 
@@ -17,27 +19,27 @@ from engine.rugby_champion_solo.cards import DECK
 TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
-def _unseen(view) -> list[str]:
-    seen = Counter(c["id"] for c in view["hand"] or [])
-    seen.update(view["discard"])
-    seen.update(spot["card"]["id"] for spot in view["line"] if spot["face_up"])
+def _unseen(board: JSON) -> list[str]:
+    seen = Counter(c["id"] for c in board["hand"] or [])
+    seen.update(board["discard"])
+    seen.update(spot["card"]["id"] for spot in board["line"] if spot["face_up"])
     return [c for c in DECK.players if not seen[c]]
 
 
-def _support_odds(view) -> tuple[float, float, list[float]]:
+def _support_odds(board: JSON) -> tuple[float, float, list[float]]:
     """(chance of a foul, chance of a kicker, bonuses of blue cards each with its chance) of a support draw."""
-    if view["support_drawn"] or not view["support_count"]:
+    if board["support_drawn"] or not board["support_count"]:
         return 0.0, 0.0, []
     pool = list(DECK.supports.values())
-    n = len(pool) - view["kickers_aside"]
+    n = len(pool) - board["kickers_aside"]
     fouls = sum(1 for s in pool if s.effect == "foul") / n
-    kickers = (sum(1 for s in pool if s.effect == "kicker") - view["kickers_aside"]) / n
+    kickers = (sum(1 for s in pool if s.effect == "kicker") - board["kickers_aside"]) / n
     return fouls, kickers, [float(s.bonus) for s in pool if s.effect == "support"]
 
 
-def _card_worth(c: dict) -> float:
+def _card_worth(c: JSON) -> float:
     """How much a card is worth keeping for later challenges (its best values)."""
-    vals = sorted(c["values"].values(), reverse=True)
+    vals: list[int] = sorted(c["values"].values(), reverse=True)
     return 0.15 * (vals[0] + vals[1]) + (0.6 if c["goal"] else 0.0)
 
 
@@ -48,30 +50,32 @@ class RugbyChampionAwarePlayer(Player):
     level = "aware"
     needs_view = True
 
-    def choose(self, view, legal, rng):
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
+        assert view is not None
         phase = view["phase"]
-        hand = {c["id"]: c for c in view["hand"]}
+        board = view["board"]
+        hand = {c["id"]: c for c in board["hand"]}
         if phase == "conversion":
-            goals = [a for a in legal if a.startswith("convert ")]
-            return min(goals, key=lambda a: _card_worth(hand[a.split()[1]])) if goals else legal[0]
-        unseen = [DECK.players[c] for c in _unseen(view)]
+            goals = [a for a in legal if a.startswith("convert:")]
+            return min(goals, key=lambda a: _card_worth(hand[a.split(":")[1]])) if goals else legal[0]
+        unseen = [DECK.players[c] for c in _unseen(board)]
         if phase in ("lineout", "scrum"):
-            piece = view["setpiece"]["card"]
+            piece = board["setpiece"]["card"]
             ctype = piece["type"]
 
-            def pair_key(action):
-                a, b = action.split()[1:]
+            def pair_key(action: str) -> float:
+                a, b = action.split(":")[1:]
                 total = hand[a]["values"][ctype] + hand[b]["values"][ctype]
                 wins = sum(1 for u in unseen if total > piece["value"] + u.values[ctype]) / max(1, len(unseen))
                 return wins - 0.05 * (_card_worth(hand[a]) + _card_worth(hand[b]))
 
             return max(legal, key=pair_key)
-        foul, _kicker, blues = _support_odds(view)
-        n_blue_total = len(DECK.supports) - view["kickers_aside"]
-        np_adv = view["advantage"] == "away"
-        my_adv = view["advantage"] == "home"
+        foul, _kicker, blues = _support_odds(board)
+        n_blue_total = len(DECK.supports) - board["kickers_aside"]
+        np_adv = board["advantage"] == "away"
+        my_adv = board["advantage"] == "home"
         lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
 
         def result_value(margin: int) -> float:
@@ -86,7 +90,7 @@ class RugbyChampionAwarePlayer(Player):
             return NP_TRY
 
         def play_value(action: str) -> float:
-            parts = action.split()
+            parts = action.split(":")
             mine, ctype = hand[parts[1]], parts[2]
             total = 0.0
             for u in unseen:

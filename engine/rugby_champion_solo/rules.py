@@ -7,19 +7,22 @@ are the book's. ``to_act()`` is ``(0,)`` while the game runs and ``()`` at the e
 The deck is data (``cards.toml``, loaded by :mod:`.cards`). The decisions on
 what the source leaves open are in ``INTERPRETATIONS.md``.
 
-Actions (canonical strings):
+Actions (canonical strings in the engine's grammar, see :mod:`engine.core`):
 
-* ``play <card> <type>`` — attack: play a hand card against the targeted line card on a challenge type;
-* ``play <card> <type> <left|right>`` — the same, choosing the direction after winning on the advanced card;
-* ``pair <card> <card>`` — lineout or scrum: the two cards placed face up (ids sorted);
-* ``convert <card>`` / ``no-convert`` — after the person's try, kick with a Goal-symbol card or not.
+* ``play:<card>:<type>`` — attack: play a hand card against the targeted line card on a challenge type;
+* ``play:<card>:<type>:<left|right>`` — the same, choosing the direction after winning on the advanced card;
+* ``pair:<card>:<card>`` — lineout or scrum: the two cards placed face up (ids sorted);
+* ``convert:<card>`` / ``no-convert`` — after the person's try, kick with a Goal-symbol card or not.
 """
 
 from __future__ import annotations
 
-from engine.core import AWAY, HOME, GameState, Option, Outcome, RuleSetSpec
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import AWAY, HOME, JSON, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
-from engine.rugby_champion_solo.cards import DECK
+from engine.rugby_champion_solo.cards import DECK, PlayerCard
 from engine.scoring import CHAMPION
 
 SLOTS = ("L2", "L1", "A", "R1")  # the defensive line, left to right; A is the advanced card
@@ -28,6 +31,7 @@ DIRECTIONS = {"left": -1, "right": 1}
 DIRECTION_NAMES = {-1: "left", 1: "right"}
 HAND_SIZE = 4
 NP = "the Non-player"
+NO_CONVERT = "no-convert"
 NP_CAP = "The Non-player"
 
 
@@ -35,7 +39,7 @@ class _PileEmpty(Exception):
     """The draw pile ran out: the half is over."""
 
 
-def card(card_id: str):
+def card(card_id: str) -> PlayerCard:
     return DECK.players[card_id]
 
 
@@ -56,13 +60,14 @@ class RugbyChampionSoloState(GameState):
         rules_version="1.1",
         options={"halves": Option(2, "halves to play, 1 or 2 (each ends when the draw pile runs out)")},
         scoring=CHAMPION,
+        board_kind="defensive-line",
         description="One person against the game: break the Non-player's defensive line with challenges, "
                     "win lineouts and scrums, score tries and conversions over two halves.",
     )
 
-    _FIELDS = ("half", "pile", "discard", "hand", "line", "support", "kickers_aside", "support_drawn",
-               "advantage", "extra_card", "score", "tries", "conversions", "phase", "slot", "direction",
-               "forced_type", "setpiece", "last", "over", "phases", "challenges")
+    saved_fields = ("half", "pile", "discard", "hand", "line", "support", "kickers_aside", "support_drawn",
+                    "advantage", "extra_card", "score", "tries", "conversions", "phase", "slot", "direction",
+                    "forced_type", "setpiece", "last", "over", "phases", "challenges")
 
     # ---- setup and halves ------------------------------------------------------------------
     def setup(self) -> None:
@@ -75,7 +80,7 @@ class RugbyChampionSoloState(GameState):
         self.phases = 0
         self.challenges = [0, 0, 0]  # won, drawn, lost by the person
         self.over = False
-        self.last: dict | None = None
+        self.last: JSON | None = None
         self._start_half()
 
     def _start_half(self) -> None:
@@ -83,7 +88,7 @@ class RugbyChampionSoloState(GameState):
         self.pile: list[str] = self.chance.shuffle(list(DECK.players))
         self.discard: list[str] = []
         self.hand: list[str] = []
-        self.line: list[dict] = [{"card": None, "up": False} for _ in SLOTS]
+        self.line: list[JSON] = [{"card": None, "up": False} for _ in SLOTS]
         self.support: list[str] = []
         self.kickers_aside: list[str] = []
         self.support_drawn = False
@@ -93,11 +98,11 @@ class RugbyChampionSoloState(GameState):
         self.slot: int | None = ADVANCED
         self.direction: int | None = None
         self.forced_type: str | None = "physical"
-        self.setpiece: dict | None = None
+        self.setpiece: JSON | None = None
         self.emit("half", None, f"Half {self.half} starts.", half=self.half)
         self._guard(self._start_attack)
 
-    def _guard(self, step, *args) -> None:
+    def _guard(self, step: Callable[..., None], *args: Any) -> None:
         """Run a step; if it needs a card from an empty draw pile, the half ends there."""
         try:
             step(*args)
@@ -194,19 +199,19 @@ class RugbyChampionSoloState(GameState):
             return []
         if self.phase == "attack":
             if self.slot is None:  # choose the direction after winning on the advanced card
-                return sorted(f"play {c} {t} {name}" for c in self.hand for d, name in DIRECTION_NAMES.items()
+                return sorted(f"play:{c}:{t}:{name}" for c in self.hand for d, name in DIRECTION_NAMES.items()
                               for t in allowed_types(ADVANCED + d))
             types = [self.forced_type] if self.forced_type else allowed_types(self.slot)
-            return sorted(f"play {c} {t}" for c in self.hand for t in types)
+            return sorted(f"play:{c}:{t}" for c in self.hand for t in types)
         if self.phase in ("lineout", "scrum"):
-            return sorted({"pair " + " ".join(sorted((a, b))) for i, a in enumerate(self.hand)
+            return sorted({"pair:" + ":".join(sorted((a, b))) for i, a in enumerate(self.hand)
                            for b in self.hand[i + 1:]})
         if self.phase == "conversion":
-            return sorted([f"convert {c}" for c in self.hand if card(c).goal] + ["no-convert"])
+            return sorted([f"convert:{c}" for c in self.hand if card(c).goal] + [NO_CONVERT])
         return []
 
     def _apply(self, seat: int, action: str) -> None:
-        parts = action.split()
+        parts = action.split(":")
         if parts[0] == "play":
             self._guard(self._challenge, parts[1], parts[2], parts[3] if len(parts) > 3 else None)
         elif parts[0] == "pair":
@@ -229,6 +234,7 @@ class RugbyChampionSoloState(GameState):
             self.direction = DIRECTIONS[choose]
             self.slot = ADVANCED + self.direction
         slot = self.slot
+        assert slot is not None  # a challenge always has a target (chosen with the direction if need be)
         spot = self.line[slot]
         theirs = spot["card"]
         spot["up"] = True
@@ -265,6 +271,7 @@ class RugbyChampionSoloState(GameState):
             self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
             return self._start_setpiece("scrum")
         if effect is not None and effect.effect == "kicker":
+            assert support is not None
             self.kickers_aside.append(support)
             self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
         self.challenges[0 if margin > 0 else 1 if margin == 0 else 2] += 1
@@ -334,9 +341,11 @@ class RugbyChampionSoloState(GameState):
 
     # ---- lineout and scrum -------------------------------------------------------------------------------
     def _contest(self, a: str, b: str) -> None:
-        kind = self.setpiece["kind"]
+        setpiece = self.setpiece
+        assert setpiece is not None  # a pair is played only in a lineout or a scrum
+        kind = setpiece["kind"]
         piece = DECK.lineout if kind == "lineout" else DECK.scrum
-        hidden = self.setpiece["hidden"]
+        hidden = setpiece["hidden"]
         for c in (a, b):
             self.hand.remove(c)
             self.discard.append(c)
@@ -359,8 +368,8 @@ class RugbyChampionSoloState(GameState):
                 self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "note": "Referee: scrum"}
                 self.emit("referee", AWAY, "The Non-player's Referee meets a card with two whistles: scrum.")
                 return self._start_setpiece("scrum")
-            for i, c in enumerate(mine):
-                if c.whistles:
+            for i, player in enumerate(mine):
+                if player.whistles:
                     values[i] = 0
                     note = "the Referee cancels your whistled card"
         total, np_total = sum(values), piece.value + hidden_value
@@ -444,6 +453,9 @@ class RugbyChampionSoloState(GameState):
         self._start_attack()
 
     # ---- results and views --------------------------------------------------------------------------------------
+    def scoreline(self) -> tuple[list[int], list[int]]:
+        return self.score, self.tries
+
     def outcome(self) -> Outcome:
         stats = ({"conversions": self.conversions[HOME], "challenges_won": self.challenges[0],
                   "challenges_drawn": self.challenges[1], "challenges_lost": self.challenges[2],
@@ -452,7 +464,10 @@ class RugbyChampionSoloState(GameState):
         return Outcome(points=(self.score[HOME], self.score[AWAY]), tries=(self.tries[HOME], self.tries[AWAY]),
                        stats=stats)
 
-    def view(self, seat: int | None) -> dict:
+    def phase_name(self) -> str:
+        return self.phase
+
+    def board_view(self, seat: int | None) -> JSON:
         """What ``seat`` may see: the person's hand only for seat 0; never the piles' order or face-down cards."""
         person = seat == HOME
         line = []
@@ -467,22 +482,17 @@ class RugbyChampionSoloState(GameState):
             piece = DECK.lineout if self.setpiece["kind"] == "lineout" else DECK.scrum
             setpiece = {"kind": self.setpiece["kind"], "card": piece.to_dict(), "hidden": True}
         return {
-            "ruleset": self.spec.id,
-            "seat": seat,
             "half": self.half,
             "halves": self.options["halves"],
-            "phase": self.phase,
-            "score": list(self.score),
-            "tries": list(self.tries),
             "hand": [card(c).to_dict() for c in self.hand] if person else None,
             "hand_count": len(self.hand),
             "line": line,
             "target": SLOTS[self.slot] if self.slot is not None and self.phase == "attack" else None,
             "choose_direction": self.phase == "attack" and self.slot is None,
-            "direction": DIRECTION_NAMES.get(self.direction),
+            "direction": None if self.direction is None else DIRECTION_NAMES.get(self.direction),
             "forced_type": self.forced_type,
             "setpiece": setpiece,
-            "advantage": {HOME: "home", AWAY: "away"}.get(self.advantage),
+            "advantage": None if self.advantage is None else SEAT_NAMES[self.advantage],
             "extra_card": self.extra_card,
             "pile_count": len(self.pile),
             "discard": list(self.discard),
@@ -491,20 +501,10 @@ class RugbyChampionSoloState(GameState):
             "kickers_aside": len(self.kickers_aside),
             "last": self.last,
             "challenge_types": list(DECK.challenge_types),
-            "over": self.over,
-            "to_act": list(self.to_act()),
-            "legal": self.legal_actions(seat) if seat == HOME else [],
         }
 
-    def state_dict(self) -> dict:
-        return {name: _copy(getattr(self, name)) for name in self._FIELDS}
-
-    def load_state_dict(self, data: dict) -> None:
-        for name in self._FIELDS:
-            setattr(self, name, _copy(data[name]))
-
     def describe_action(self, action: str) -> str:
-        parts = action.split()
+        parts = action.split(":")
         try:
             if parts[0] == "play":
                 c = card(parts[1])
@@ -514,7 +514,7 @@ class RugbyChampionSoloState(GameState):
                 return " + ".join(card(p).name for p in parts[1:])
             if parts[0] == "convert":
                 return f"Convert with the {card(parts[1]).name}"
-            if parts[0] == "no-convert":
+            if parts[0] == NO_CONVERT:
                 return "No conversion"
         except (KeyError, IndexError):
             pass
@@ -528,10 +528,3 @@ def _slot_name(slot: int) -> str:
 def _type_name(ctype: str) -> str:
     return ctype.capitalize()
 
-
-def _copy(value):
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value

@@ -11,8 +11,10 @@ time any score wins, so the same table is built with that end.
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
+from engine.core import SEAT_NAMES, View
 from engine.players import Player, register_aware_player
 from engine.rugby_league_cards.rules import (
     DROP_GOAL,
@@ -121,24 +123,26 @@ class RugbyLeagueAwarePlayer(Player):
     level = "aware"
     needs_view = True
 
-    def choose(self, view, legal, rng):
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         if DROP_GOAL not in legal and KICK_FOR_GOAL not in legal and KICK_FOR_TOUCH not in legal:
             return legal[0]  # a blind choice: every position is as good as any other
+        assert view is not None and view["seat"] is not None
         me = view["seat"]
-        other = "away" if me == "home" else "home"
-        margin = _clip(view["score"][me] - view["score"][other])
-        golden = view["golden_point"]
+        score = view["score"]
+        board = view["board"]
+        margin = _clip(int(score[SEAT_NAMES[me]]["points"] - score[SEAT_NAMES[1 - me]]["points"]))
+        golden = board["golden_point"]
         if golden:
-            sets_left = min(GOLDEN_HORIZON, view["period_ends_after_set"] - view["sets_played"] + 5)
+            sets_left = min(GOLDEN_HORIZON, board["period_ends_after_set"] - board["sets_played"] + 5)
             margin = 0
         else:
-            sets_left = max(1, 2 * view["sets_per_half"] - view["sets_played"])
-        progress = view["progress"]
+            sets_left = max(1, 2 * board["sets_per_half"] - board["sets_played"])
+        progress = board["progress"]
         _warm(sets_left, golden)
         if DROP_GOAL in legal:
-            lost = view["tackles_lost"]
+            lost = board["tackles_lost"]
             dropping = drop_goal(sets_left, margin, progress, golden)
             if dropping > play_on(sets_left, margin, progress, lost, golden) + 1e-9:
                 return DROP_GOAL

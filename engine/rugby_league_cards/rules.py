@@ -28,7 +28,21 @@ this module; comments below name the decision they implement (I1, I2, ...).
 
 from __future__ import annotations
 
-from engine.core import AWAY, HOME, SEAT_NAMES, Event, GameState, Option, Outcome, RuleSetSpec
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import (
+    AWAY,
+    HOME,
+    JSON,
+    SEAT_NAMES,
+    Event,
+    GameState,
+    Option,
+    Outcome,
+    RuleSetSpec,
+    format_action,
+)
 from engine.registry import register
 from engine.scoring import LEAGUE
 
@@ -44,7 +58,7 @@ DECK = tuple(range(52))
 TACKLE, PENALTY, CONTEST, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("tackle", "penalty", "contest", "over")
 
-CARD_ACTIONS = tuple(f"card:{i}" for i in range(1, 7))
+CARD_ACTIONS = tuple(format_action("card", i) for i in range(1, 7))
 CARD_POSITION = {action: i for i, action in enumerate(CARD_ACTIONS)}
 # The card actions open for each bitmask of face-down positions (bit i: position i + 1 still there).
 MASK_ACTIONS = tuple(tuple(CARD_ACTIONS[i] for i in range(6) if mask >> i & 1) for mask in range(64))
@@ -125,6 +139,7 @@ SPEC = RuleSetSpec(
                 "tries, conversions, penalty goals and drop goals; 20 sets a match.",
     scoring=LEAGUE,
     knockout_options={"extra_time": True},
+    board_kind="seven-cell-pitch",
 )
 
 
@@ -139,7 +154,7 @@ class RugbyLeagueCardsState(GameState):
         for name in ("sets_per_half", "extra_time_sets"):
             if self.options[name] < 1:
                 raise ValueError(f"option {name!r} must be at least 1, not {self.options[name]!r}")
-        self.pile = self.chance.shuffle(DECK)
+        self.pile: list[int] = self.chance.shuffle(DECK)
         self.discards: list[int] = []
         self.table: list[int] = []  # the last round's cards, (home, away) pairs in the order played
         self.revealed: list[int] = []  # the same, kept for the views after the table is cleared by a deal
@@ -159,7 +174,7 @@ class RugbyLeagueCardsState(GameState):
         self.lost = 0
         self.tackle_no = 0
         self.awarded = -1  # the side choosing a penalty option
-        self.contest: list | None = None  # [kind, kicker, wins needed, wins, rounds, progress]
+        self.contest: list[Any] | None = None  # [kind, kicker, wins needed, wins, rounds, progress]
         self.emit("kick-off", HOME, "Kick-off: the home team attack first from their 1-space.")
         self._new_set(HOME, 1)
 
@@ -279,7 +294,7 @@ class RugbyLeagueCardsState(GameState):
         self.tackle_no += 1
         last = self.last_rank
         a_card, d_card = cards[att], cards[dfn]
-        draws = []
+        draws: list[tuple[int, int]] = []
         while True:
             a_rank, d_rank = a_card >> 2, d_card >> 2
             # I5: every card a side puts down counts, tie-break draws included (the book's examples).
@@ -354,7 +369,7 @@ class RugbyLeagueCardsState(GameState):
         return text
 
     # ---- penalties --------------------------------------------------------------
-    def _award_penalty(self, to: int, cards: tuple[int, int], draws: list) -> None:
+    def _award_penalty(self, to: int, cards: tuple[int, int], draws: list[tuple[int, int]]) -> None:
         offender = 1 - to
         self.stats["penalties_conceded"][offender] += 1
         att = self.attacker
@@ -429,10 +444,11 @@ class RugbyLeagueCardsState(GameState):
 
     def _resolve_contest_round(self) -> None:
         contest = self.contest
+        assert contest is not None  # a contest round is played only during a contest
         kind, kicker, need = contest[0], contest[1], contest[2]
         cards = self._take_chosen()
         k_card, o_card = cards[kicker], cards[1 - kicker]
-        draws = []
+        draws: list[tuple[int, int]] = []
         # I7: no penalty can be conceded in a kick at goal: its rounds are not tackles.
         while k_card >> 2 == o_card >> 2:
             k_card = self._draw()
@@ -457,6 +473,7 @@ class RugbyLeagueCardsState(GameState):
             self._kick_result(False)
 
     def _kick_result(self, success: bool) -> None:
+        assert self.contest is not None
         kind, kicker, _need, _wins, _rounds, _progress = self.contest
         self.contest = None
         other = 1 - kicker
@@ -511,10 +528,11 @@ class RugbyLeagueCardsState(GameState):
     # ---- sets, halves and time --------------------------------------------------
     def _period_end(self) -> int:
         """The set count at which the current period ends."""
-        per_half = self.options["sets_per_half"]
+        per_half: int = self.options["sets_per_half"]
         if self.period < 2:
             return per_half * (self.period + 1)
-        return 2 * per_half + (self.period - 1) * self.options["extra_time_sets"]
+        extra: int = self.options["extra_time_sets"]
+        return 2 * per_half + (self.period - 1) * extra
 
     def _set_over(self, next_attacker: int, progress: int) -> None:
         """A set ended without points (two tackles lost): tick the clock and carry on."""
@@ -574,22 +592,28 @@ class RugbyLeagueCardsState(GameState):
         self._deal(ROW)
 
     # ---- results and views ------------------------------------------------------
-    def outcome(self) -> Outcome:
-        stats = tuple({k: v[seat] for k, v in self.stats.items()} for seat in (HOME, AWAY))
-        return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]), stats=stats)
+    def scoreline(self) -> tuple[list[int], list[int]]:
+        return self.score, self.tries
 
-    def view(self, seat: int | None) -> dict:
-        """What ``seat`` may see (``None``: a spectator), as JSON-able data.
+    def outcome(self) -> Outcome:
+        home, away = ({k: v[seat] for k, v in self.stats.items()} for seat in (HOME, AWAY))
+        return Outcome(points=(self.score[0], self.score[1]), tries=(self.tries[0], self.tries[1]),
+                       stats=(home, away))
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def board_view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator) besides the envelope, as JSON-able data.
 
         No face-down card is ever named, not even to its owner (the choice is blind), and the
-        other seat's pending choice never appears. Keys: ``phase`` (tackle, penalty, contest,
-        over), ``to_act`` and ``legal_actions``, ``attacker``, ``ball`` (0-7) with ``ball_label``
-        and ``progress`` (from the attack's side, 1-6, 7 a try), ``score``, ``tries``,
-        ``tackles_lost``, ``tackle``, ``set`` / ``sets_played``, ``period`` (0, 1, 2+ extra time),
-        ``rows`` (per seat, True where a face-down card remains), ``your_choice`` (this seat's own
-        pending position), ``last_round`` (the cards turned over last, tie-break draws included),
-        ``previous_rank`` (the rank a repeat of which concedes a penalty), ``pile``, ``discards``,
-        ``contest`` (a kick at goal in progress) and ``penalty_to``.
+        other seat's pending choice never appears. Keys: ``attacker``, ``ball`` (0-7) with
+        ``ball_label`` and ``progress`` (from the attack's side, 1-6, 7 a try), ``tackles_lost``,
+        ``tackle``, ``set`` / ``sets_played``, ``period`` (0, 1, 2+ extra time), ``rows`` (per seat,
+        True where a face-down card remains), ``your_choice`` (this seat's own pending position),
+        ``last_round`` (the cards turned over last, tie-break draws included), ``previous_rank`` (the
+        rank a repeat of which concedes a penalty), ``pile``, ``discards``, ``contest`` (a kick at goal in
+        progress) and ``penalty_to``. The phase (tackle, penalty, contest, over) is the envelope's.
         """
         contest = None
         if self.contest is not None:
@@ -603,17 +627,10 @@ class RugbyLeagueCardsState(GameState):
         if seat in (HOME, AWAY) and self.pending[seat] >= 0:
             own_choice = self.pending[seat] + 1
         return {
-            "ruleset": self.spec.id,
-            "seat": None if seat is None else SEAT_NAMES[seat],
-            "phase": PHASE_NAMES[self.phase],
-            "to_act": [SEAT_NAMES[s] for s in self.to_act()],
-            "legal_actions": self.legal_actions(seat) if seat in (HOME, AWAY) else [],
             "attacker": SEAT_NAMES[self.attacker],
             "ball": self.ball,
             "ball_label": POSITION_LABELS[self.ball],
             "progress": self._progress(),
-            "score": {"home": self.score[0], "away": self.score[1]},
-            "tries": {"home": self.tries[0], "away": self.tries[1]},
             "tackles_lost": self.lost,
             "tackle": self.tackle_no,
             "sets_played": self.sets_done,
@@ -644,28 +661,17 @@ class RugbyLeagueCardsState(GameState):
         }.get(action, action)
 
     # ---- serialisation ----------------------------------------------------------
-    _FIELDS = ("pile", "discards", "table", "revealed", "hands", "pending", "last_rank", "score", "tries", "stats",
-               "phase", "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded", "contest")
+    saved_fields = ("pile", "discards", "table", "revealed", "hands", "pending", "last_rank", "score", "tries",
+                    "stats", "phase", "period", "sets_done", "attacker", "ball", "lost", "tackle_no", "awarded",
+                    "contest")
+    saved_defaults = {"revealed": []}  # "revealed" came in later
 
-    def state_dict(self) -> dict:
-        data = {}
-        for name in self._FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = {k: list(v) for k, v in value.items()}
-            data[name] = value
-        data["phase"] = PHASE_NAMES[self.phase]
+    def state_dict(self) -> JSON:
+        data = super().state_dict()
+        data["phase"] = PHASE_NAMES[self.phase]  # saved by name; an int in play (the hot path compares ints)
         return data
 
-    def load_state_dict(self, data: dict) -> None:
-        for name in self._FIELDS:
-            value = data.get(name, []) if name == "revealed" else data[name]  # "revealed" came in later
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = {k: list(v) for k, v in value.items()}
-            setattr(self, name, value)
+    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+        super().load_state_dict(data)
         self.phase = PHASE_NAMES.index(data["phase"])
         self.masks = [sum(1 << i for i, card in enumerate(row) if card >= 0) for row in self.hands]

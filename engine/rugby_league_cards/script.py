@@ -13,15 +13,16 @@ filled with cards it never names::
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.chance import ScriptedChance
-from engine.registry import new_game
-from engine.rugby_league_cards.rules import KICK_ROW, ROW, SPEC, parse_cards
+from engine.rugby_league_cards.rules import KICK_ROW, ROW, RugbyLeagueCardsState, parse_cards
 
 
 class Deck:
     """Build a scripted chance source deal by deal."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._steps: list[tuple[str, list[int], list[int], int]] = []
 
     def deal(self, home: str = "", away: str = "", size: int = ROW) -> Deck:
@@ -65,6 +66,6 @@ class Deck:
         """The scripted chance outcomes: the one shuffle that stacks the deck."""
         return [self.order()]
 
-    def game(self, **options):
+    def game(self, **options: Any) -> RugbyLeagueCardsState:
         """A new game whose chance follows this script."""
-        return new_game(SPEC.id, seed=0, options=options, chance=ScriptedChance(self.outcomes()))
+        return RugbyLeagueCardsState(seed=0, options=options, chance=ScriptedChance(self.outcomes()))

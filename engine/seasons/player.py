@@ -7,8 +7,12 @@ season that would follow. It reads only ``view(seat)``.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
+from engine.core import View
 from engine.players import Player, register_aware_player
-from engine.seasons.rules import score_season
+from engine.seasons.rules import PASS, score_season, swap_action
 
 
 def _value(mine: list[str], theirs: list[str]) -> int:
@@ -22,13 +26,13 @@ def _swapped(team: list[str], draft: list[str], take: str, give: str) -> tuple[l
     return ([take if c == give else c for c in team], [give if c == take else c for c in draft])
 
 
-def _options(team: list[str], draft: list[str], can_swap: bool):
-    yield "pass", team, draft
+def _options(team: list[str], draft: list[str], can_swap: bool) -> Iterator[tuple[str, list[str], list[str]]]:
+    yield PASS, team, draft
     if can_swap:
         for take in draft:
             for give in team:
                 new_team, new_draft = _swapped(team, draft, take, give)
-                yield f"swap {take} {give}", new_team, new_draft
+                yield swap_action(take, give), new_team, new_draft
 
 
 @register_aware_player("seasons")
@@ -38,14 +42,16 @@ class SeasonsAwarePlayer(Player):
     level = "aware"
     needs_view = True
 
-    def choose(self, view, legal, rng):
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
+        assert view is not None and view["seat"] is not None
         me = view["seat"]
-        mine, theirs, draft = view["teams"][me], view["teams"][1 - me], view["draft"]
-        limit = view["max_exchanges"]
-        opp_can_swap = view["exchanges"][1 - me] < limit
-        best, best_value = "pass", None
+        board = view["board"]
+        mine, theirs, draft = board["teams"][me], board["teams"][1 - me], board["draft"]
+        limit = board["max_exchanges"]
+        opp_can_swap = board["exchanges"][1 - me] < limit
+        best, best_value = PASS, None
         for action, team, pool in _options(mine, draft, True):
             if action not in legal:
                 continue
@@ -55,7 +61,7 @@ class SeasonsAwarePlayer(Player):
                 value = _value(team, their_team)
                 worst = value if worst is None else min(worst, value)
             # Prefer passing on ties so drafts end; then the order of the legal list (stable).
-            key = (worst, action == "pass")
+            key = (worst, action == PASS)
             if best_value is None or key > best_value:
                 best, best_value = action, key
         return best

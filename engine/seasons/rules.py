@@ -6,9 +6,10 @@ each season the players draft from three face-up cards by exchanging them with
 team cards. Decisions on what the book leaves open are in INTERPRETATIONS.md.
 
 Cards are two-character strings: rank ``23456789TJQKA`` then suit ``SHDC``
-(``"TH"`` is the ten of hearts). Actions are ``"swap <draft card> <team card>"``
-(take the draft card into the team, put the team card in the draft) and
-``"pass"``.
+(``"TH"`` is the ten of hearts). Actions are ``"swap:<draft card>:<team card>"``
+with the cards in lowercase, as the engine's action grammar writes ids
+(``"swap:th:2s"``: take the ten of hearts into the team, put the two of spades in
+the draft; see :func:`swap_action`) and ``"pass"``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,18 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from engine.core import AWAY, HOME, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
+from engine.core import (
+    AWAY,
+    HOME,
+    JSON,
+    SEAT_NAMES,
+    GameState,
+    Option,
+    Outcome,
+    RuleSetSpec,
+    format_action,
+    json_number,
+)
 from engine.registry import register
 from engine.scoring import SEASONS_WON
 
@@ -29,6 +41,19 @@ MELD_MULTIPLIER = {3: 3, 4: 6, 5: 9}
 TEAM_SIZE = 5
 DRAFT_SIZE = 3
 SEASONS = 11
+
+
+PASS = "pass"
+
+
+_CARDS = tuple(r + s for s in "SHDC" for r in RANKS)
+# Every swap action, built once: legal_actions and the aware player look them up (simulation hot paths).
+_SWAPS = {take: {give: format_action("swap", take.lower(), give.lower()) for give in _CARDS} for take in _CARDS}
+
+
+def swap_action(take: str, give: str) -> str:
+    """The action that drafts ``take`` and releases ``give``: ``swap_action("TH", "2S")`` -> ``"swap:th:2s"``."""
+    return _SWAPS[take][give]
 
 
 def full_deck(removed_suit: str = "clubs") -> list[str]:
@@ -85,7 +110,7 @@ def _multiplier(meld_d: int, meld_s: int) -> int:
     return MELD_MULTIPLIER.get(min(max(meld_d, meld_s), 5), 1)
 
 
-def season_points(team: list[str], other: list[str]) -> dict:
+def season_points(team: list[str], other: list[str]) -> dict[str, int]:
     """Points ``team`` scores against ``other`` in a season, with the breakdown."""
     d, s, meld_d, meld_s = _features(frozenset(team))
     od, os_, _, _ = _features(frozenset(other))
@@ -134,10 +159,11 @@ class SeasonsState(GameState):
         description="Eleven seasons with an evolving five-card team of defenders and strikers, "
                     "improved through a three-card draft after each season.",
         scoring=SEASONS_WON,
+        board_kind="team-draft",
     )
 
-    _FIELDS = ("teams", "stock", "draft", "retired", "season", "results", "first", "turn", "passes",
-               "exchanges", "over")
+    saved_fields = ("teams", "stock", "draft", "retired", "season", "results", "first", "turn", "passes",
+                    "exchanges", "over")
 
     # ---- setup -------------------------------------------------------------------
     def setup(self) -> None:
@@ -149,7 +175,7 @@ class SeasonsState(GameState):
         self.draft: list[str] = []
         self.retired: list[str] = []
         self.season = 0
-        self.results: list[dict] = []
+        self.results: list[JSON] = []
         self.first: int | None = None
         self.turn: int | None = None
         self.passes = 0
@@ -197,9 +223,9 @@ class SeasonsState(GameState):
             self.turn = None
             self.draft = []
             out = self.outcome()
+            won = [json_number(p) for p in out.points]
             early = "" if self.season >= SEASONS else f" (decided after {self.season} of {SEASONS} seasons)"
-            self.emit("full_time", out.winner, f"Full time: {_fmt(out.points[0])}-{_fmt(out.points[1])} in "
-                                               f"seasons{early}.", seasons=[_fmt(p) for p in out.points],
+            self.emit("full_time", out.winner, f"Full time: {won[0]}-{won[1]} in seasons{early}.", seasons=won,
                       decided_after=self.season)
             return
         self._turn_up_draft()
@@ -214,18 +240,19 @@ class SeasonsState(GameState):
 
     # ---- protocol ------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return () if self.over else (self.turn,)
+        return () if self.over else (self.turn,)  # type: ignore[return-value]  # None only when over
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.over or seat != self.turn:
             return []
-        actions = ["pass"]
+        actions = [PASS]
         if self.exchanges[seat] < self.options["max_exchanges"]:
-            actions += [f"swap {d} {t}" for d in self.draft for t in self.teams[seat]]
+            team = self.teams[seat]
+            actions += [row[t] for row in map(_SWAPS.__getitem__, self.draft) for t in team]
         return sorted(actions)
 
     def _apply(self, seat: int, action: str) -> None:
-        if action == "pass":
+        if action == PASS:
             self.passes += 1
             if self.exchanges[seat] >= self.options["max_exchanges"]:
                 self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} has no exchanges left and passes.",
@@ -236,7 +263,7 @@ class SeasonsState(GameState):
                 self._end_draft()
                 return
         else:
-            _, take, give = action.split()
+            _, take, give = action.upper().split(":")
             team = self.teams[seat]
             team[team.index(give)] = take
             self.draft[self.draft.index(take)] = give
@@ -263,20 +290,23 @@ class SeasonsState(GameState):
                 won[r["winner"]] += 1
         return won[0], won[1]
 
+    def scoreline(self) -> tuple[tuple[Fraction, Fraction], tuple[int, int]]:
+        return self.seasons_won(), (0, 0)
+
     def outcome(self) -> Outcome:
         won = self.seasons_won()
         halved = sum(1 for r in self.results if r["winner"] is None)
-        stats = tuple({"seasons_won": sum(1 for r in self.results if r["winner"] == s), "halved": halved,
+        home, away = ({"seasons_won": sum(1 for r in self.results if r["winner"] == s), "halved": halved,
                        "season_points": sum(r["points"][s] for r in self.results)} for s in (HOME, AWAY))
-        return Outcome(points=won, tries=(0, 0), stats=stats)
+        return Outcome(points=won, tries=(0, 0), stats=(home, away))
 
-    def view(self, seat: int | None) -> dict:
+    def phase_name(self) -> str:
+        return "over" if self.over else "draft"
+
+    def board_view(self, seat: int | None) -> JSON:
         # Both teams are public: they are revealed at the first season and every exchange after it
         # is made with face-up draft cards. Only the stock (its order and content) is hidden.
-        won = self.seasons_won()
         return {
-            "ruleset": self.spec.id,
-            "seat": seat,
             "season": self.season,
             "seasons_total": SEASONS,
             "teams": [list(self.teams[HOME]), list(self.teams[AWAY])],
@@ -287,40 +317,18 @@ class SeasonsState(GameState):
             "retired": list(self.retired),
             "results": [{"season": r["season"], "points": r["points"], "winner": r["winner"]} for r in self.results],
             "last_season": self.results[-1] if self.results else None,
-            "score": [_fmt(won[0]), _fmt(won[1])],
             "first": self.first,
             "turn": self.turn,
             "passes": self.passes,
             "exchanges": list(self.exchanges),
             "max_exchanges": self.options["max_exchanges"],
-            "over": self.over,
-            "to_act": list(self.to_act()),
-            "legal": self.legal_actions(seat) if seat in (HOME, AWAY) else [],
         }
 
-    def state_dict(self) -> dict:
-        return {name: _copy(getattr(self, name)) for name in self._FIELDS}
-
-    def load_state_dict(self, data: dict) -> None:
-        for name in self._FIELDS:
-            setattr(self, name, _copy(data[name]))
-
     def describe_action(self, action: str) -> str:
-        if action == "pass":
+        if action == PASS:
             return "Satisfied: pass"
-        parts = action.split()
-        if len(parts) == 3 and parts[0] == "swap":
+        parts = action.upper().split(":")
+        if len(parts) == 3 and parts[0] == "SWAP":
             return f"Draft {card_label(parts[1])}, release {card_label(parts[2])}"
         return action
 
-
-def _fmt(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
-
-
-def _copy(value):
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value

@@ -109,8 +109,8 @@ def test_book_3_3_1_3_a_double_the_distance_a_four_is_eight_blocks_both_ways():
     # 3.3.1.3 a "if a [4] was thrown, ball must be moved 8 x blocks. This rule applies for determining the
     # DISTANCE (Throw 1), as well as the DIRECTION (Throw 2)."
     g = game([5, 4, 4, 6], ball=(7, 3))
-    assert "kick_double" in g.legal_actions(0)  # inside the own 22
-    g.apply(0, "kick_double")
+    assert "kick-double" in g.legal_actions(0)  # inside the own 22
+    g.apply(0, "kick-double")
     assert g.ctx["land"] == 3 + 8 and g.ctx["line"] == 8
     g.apply(0, "right")  # column 15: still in play
     calling(g, 1, (15, 11))
@@ -120,7 +120,7 @@ def test_book_3_3_1_3_a_double_the_distance_a_six_is_twelve_and_the_next_throw_d
     # "If a [6] was thrown, the ball must be moved 12 x blocks and the player must throw the dice again - this
     # total will also be doubled": 6 then 1 is 14 blocks.
     g = game([5, 6, 1, 1, 5], ball=(7, 2))
-    g.apply(0, "kick_double")
+    g.apply(0, "kick-double")
     assert g.ctx["land"] == 2 + 14 and g.ctx["line"] == 2
     g.apply(0, "right")
     calling(g, 1, (9, 16))
@@ -136,7 +136,7 @@ def test_book_3_3_1_3_b_penalty_kick_kept_in_play_and_the_catch_fumbled():
     g.apply(0, "right")  # column 10: in play; away throw a 1 for the catch
     calling(g, 0, (10, 15))
     assert g.stats[0]["kicks"] == 1 and g.score == [0, 0]
-    assert "run_on" in g.legal_actions(0)
+    assert "run-on" in g.legal_actions(0)
 
 
 def test_book_3_3_1_3_b_penalty_kick_kept_in_play_and_a_referee_call_gives_it_back():
@@ -266,12 +266,12 @@ def test_regaining_a_kick_allows_a_drop_goal_but_a_missed_tackle_does_not():
     g.apply(0, "kick")
     g.apply(0, "right")  # lands on row 18 (Blue zone); away fumble (1)
     calling(g, 0, (9, 18))
-    assert g.legal_actions(0) == ["backs", "drop_goal", "forwards", "kick", "run_on"]
-    g.apply(0, "drop_goal")  # a 5 in the Blue zone: over
+    assert g.legal_actions(0) == ["backs", "drop-goal", "forwards", "kick", "run-on"]
+    g.apply(0, "drop-goal")  # a 5 in the Blue zone: over
     assert g.score == [3, 0] and g.stats[0]["drop_goals"] == 1
     calling(g, 0, (8, 11))  # away's kick-off short of 10 m (2): home's scrum, won (4)
     missed = game(ball=(7, 18), after_miss=True)
-    assert "drop_goal" not in missed.legal_actions(0) and "run_on" in missed.legal_actions(0)
+    assert "drop-goal" not in missed.legal_actions(0) and "run-on" in missed.legal_actions(0)
 
 
 def test_catch_clean_in_the_own_in_goal_is_grounded_for_a_goal_line_kick_off():
@@ -320,8 +320,8 @@ def test_drop_goal_allowed_in_the_red_zone_and_only_the_two_player_game_is_playe
     # Finding 6. The glossary's "can only be executed in Blue Zone" is overruled by 1.1 (Red zone: "a Drop Goal
     # attempt during normal play"), 2.1.2 ("only from allowed Blue or Red zone") and 3.3.1.2 a.
     g = game([6, 2, 4], ball=(7, 12))
-    assert "drop_goal" in g.legal_actions(0)
-    g.apply(0, "drop_goal")
+    assert "drop-goal" in g.legal_actions(0)
+    g.apply(0, "drop-goal")
     assert g.score == [3, 0]
     # D.1's three- and four-player and multiple-player variants (a human referee, shared seats) are not offered.
     assert BokxState.spec.players == 2
@@ -331,7 +331,7 @@ def test_drop_goal_allowed_in_the_red_zone_and_only_the_two_player_game_is_playe
 def test_kick_off_spot_is_kept_for_22_and_goal_line_kick_offs():
     # Finding 7. A board must tell a 22 kick-off from a goal-line one.
     g = game([4], ball=(7, 18))
-    g.apply(0, "drop_goal")  # missed: away kick off from their 22
+    g.apply(0, "drop-goal")  # missed: away kick off from their 22
     kicking_off(g, 1, "22")
     assert find_key(g.view(1), "spot") == "22" and find_key(g.view(None), "spot") == "22"
     held = game([4, 1, 1, 5], ball=(7, 20))

@@ -29,7 +29,7 @@ def test_toss_tie_throws_again_and_the_winner_chooses():
     g = BokxState(chance=ScriptedChance(["keep"] * 8 + [3, 3, 2, 5, 4, 2]))
     assert g.toss == [2, 5]
     assert g.to_act() == (1,)
-    assert g.legal_actions(1) == ["kick_off", "receive"]
+    assert g.legal_actions(1) == ["kick-off", "receive"]
     assert g.legal_actions(0) == []
     g.apply(1, "receive")  # home kicks off: 4 blocks, 2 across
     assert g.first_kicker == 0
@@ -40,14 +40,14 @@ def test_toss_tie_throws_again_and_the_winner_chooses():
 
 def test_halfway_kick_off_not_ten_metres_is_a_scrum_for_the_receiver():
     g = game([2, 5])
-    g.apply(0, "kick_off")
+    g.apply(0, "kick-off")
     calling(g, 1, (7, 10))  # scrum where it was kicked, away fed and won
     assert g.stats[1]["scrums_won"] == 1
 
 
 def test_halfway_kick_off_lands_and_is_caught():
     g = game([3, 4, 6])
-    g.apply(0, "kick_off")
+    g.apply(0, "kick-off")
     g.apply(0, "right")
     calling(g, 1, (11, 13))
 
@@ -55,27 +55,27 @@ def test_halfway_kick_off_lands_and_is_caught():
 @pytest.mark.parametrize("side", ["left", "right"])
 def test_kick_off_directly_into_touch_is_a_scrum_for_the_receiver(side):
     g = game([5, 6, 3, 4])  # 5 down, 9 across from column 7: out either side
-    g.apply(0, "kick_off")
+    g.apply(0, "kick-off")
     g.apply(0, side)
     calling(g, 1, (7, 10))
 
 
 def test_kick_off_six_throws_again_and_adds():
     g = game([6, 2, 1])
-    g.apply(0, "kick_off")
+    g.apply(0, "kick-off")
     assert g.ctx["land"] == 18 and g.ctx["line"] == 1
 
 
 def test_22_kick_off_double_the_distance_over_the_dead_ball_line_is_a_scrum():
     g = game([6, 6, 1, 5], ball=(7, 4), phase="kickoff")
-    assert g.legal_actions(0) == ["kick", "kick_double"]
-    g.apply(0, "kick_double")  # (6 + 6 + 1) x 2 = 26 blocks
+    assert g.legal_actions(0) == ["kick", "kick-double"]
+    g.apply(0, "kick-double")  # (6 + 6 + 1) x 2 = 26 blocks
     calling(g, 1, (7, 4))
 
 
 def test_22_kick_off_double_doubles_distance_and_direction():
     g = game([5, 2], ball=(7, 4), phase="kickoff")
-    g.apply(0, "kick_double")
+    g.apply(0, "kick-double")
     assert g.ctx["land"] == 14 and g.ctx["line"] == 4
 
 
@@ -95,7 +95,7 @@ def test_kick_downfield_then_the_catch_is_fumbled_and_the_kicker_regains():
     g.apply(0, "right")
     calling(g, 0, (9, 14))
     # "option of continue running or change the play" (booklet 2.1.2); in the Red zone a drop goal too (3.4.1)
-    assert g.legal_actions(0) == ["backs", "drop_goal", "forwards", "kick", "run_on"]
+    assert g.legal_actions(0) == ["backs", "drop-goal", "forwards", "kick", "run-on"]
 
 
 def test_kick_from_own_22_directly_into_touch_gains_the_ground():
@@ -120,16 +120,16 @@ def test_kick_over_the_dead_ball_line_is_a_scrum_where_kicked():
 
 def test_kick_double_from_own_22():
     g = game([5, 3, 2, 4], ball=(7, 2))
-    assert "kick_double" in g.legal_actions(0)
-    g.apply(0, "kick_double")
+    assert "kick-double" in g.legal_actions(0)
+    g.apply(0, "kick-double")
     assert g.ctx["land"] == 8 and g.ctx["line"] == 4
     g.apply(0, "right")
     calling(g, 1, (11, 8))
 
 
 def test_kick_double_only_from_own_22():
-    assert "kick_double" not in game(ball=(7, 5)).legal_actions(0)
-    assert "kick_double" in game(ball=(7, 17), poss=1).legal_actions(1)  # away's own 22
+    assert "kick-double" not in game(ball=(7, 5)).legal_actions(0)
+    assert "kick-double" in game(ball=(7, 17), poss=1).legal_actions(1)  # away's own 22
 
 
 def test_kick_charged_down_on_a_one():
@@ -167,15 +167,15 @@ def test_kick_into_touch_in_goal_is_a_22_kick_off():
 # ---- kicks at goal --------------------------------------------------------------------------------
 def test_drop_goal_blue_zone_over_on_five():
     g = game([5, 2, 4], ball=(7, 18))
-    assert "drop_goal" in g.legal_actions(0)
-    g.apply(0, "drop_goal")
+    assert "drop-goal" in g.legal_actions(0)
+    g.apply(0, "drop-goal")
     assert g.score == [3, 0] and g.stats[0]["drop_goals"] == 1
     calling(g, 0, (8, 11))  # away's kick-off not 10 m, home's scrum
 
 
 def test_drop_goal_blue_zone_missed_on_four_is_a_22_kick_off():
     g = game([4], ball=(7, 18))
-    g.apply(0, "drop_goal")
+    g.apply(0, "drop-goal")
     assert g.score == [0, 0] and g.stats[0]["drop_goals_missed"] == 1
     assert g.phase == "kickoff" and g.to_act() == (1,) and at(g) == (8, 17)
 
@@ -183,13 +183,13 @@ def test_drop_goal_blue_zone_missed_on_four_is_a_22_kick_off():
 @pytest.mark.parametrize(("die", "points"), [(6, 3), (5, 0)])
 def test_drop_goal_red_zone_needs_a_six(die, points):
     g = game([die, 2, 4], ball=(7, 12))
-    g.apply(0, "drop_goal")
+    g.apply(0, "drop-goal")
     assert g.score == [points, 0]
 
 
 @pytest.mark.parametrize("y", [8, 20])
 def test_drop_goal_only_from_the_zones(y):
-    assert "drop_goal" not in game(ball=(7, y)).legal_actions(0)
+    assert "drop-goal" not in game(ball=(7, y)).legal_actions(0)
 
 
 @pytest.mark.parametrize(("y", "die", "points"), [(18, 3, 3), (18, 2, 0), (10, 4, 0), (10, 5, 3)])
@@ -231,8 +231,8 @@ def test_run_forwards_half_distance_missed_tackle_on_four_keep_running():
     assert g.ctx["d"] == 3 and g.carrier in ("openside flanker (6)", "blindside flanker (7)", "number eight (8)")
     g.apply(0, "left")  # column 4; 2 blocks upfield; tackle missed on a 4
     assert at(g) == (4, 12) and g.after_miss
-    assert g.legal_actions(0) == ["backs", "forwards", "kick", "run_on"]
-    g.apply(0, "run_on")  # 1 block, tackled (6), ruck away's side (1 v 3), away win (4)
+    assert g.legal_actions(0) == ["backs", "forwards", "kick", "run-on"]
+    g.apply(0, "run-on")  # 1 block, tackled (6), ruck away's side (1 v 3), away win (4)
     calling(g, 1, (4, 13))
 
 
@@ -304,7 +304,7 @@ def test_in_goal_five_is_held_up_goal_line_kick_off():
 def test_in_goal_six_is_a_turnover_in_goal():
     g = in_goal(6)
     calling(g, 1, (6, 21))
-    assert "kick_double" in g.legal_actions(1)
+    assert "kick-double" in g.legal_actions(1)
 
 
 def test_ball_cannot_be_run_over_the_dead_ball_line():
@@ -349,7 +349,7 @@ def test_kick_to_touch_from_penalty_or_free_kick(phase, thrower):
 
 def test_penalty_kick_double_the_distance():
     g = game([3, 5, 4], ball=(2, 10), phase="penalty")
-    g.apply(0, "kick_double")
+    g.apply(0, "kick-double")
     assert g.ctx["land"] == 16 and g.ctx["line"] == 10
     g.apply(0, "left")
     calling(g, 0, (3, 16))
@@ -357,22 +357,22 @@ def test_penalty_kick_double_the_distance():
 
 def test_penalty_kick_over_the_dead_ball_line_is_a_scrum_to_the_opponent():
     g = game([6, 1, 5], ball=(7, 15), phase="penalty")
-    g.apply(0, "kick_double")
+    g.apply(0, "kick-double")
     calling(g, 1, (7, 15))
 
 
 def test_tap_and_run_skips_the_success_throw():
     g = game([2, 3, 5, 2, 1, 5], ball=(7, 10), phase="free_kick")
-    g.apply(0, "tap_backs")
+    g.apply(0, "tap-backs")
     g.apply(0, "right")
     calling(g, 0, (9, 13))
 
 
 def test_penalty_options():
     assert game(ball=(7, 12), phase="penalty").legal_actions(0) == [
-        "goal", "kick", "kick_double", "scrum", "tap_backs", "tap_forwards"]
+        "goal", "kick", "kick-double", "scrum", "tap-backs", "tap-forwards"]
     assert game(ball=(7, 12), phase="free_kick").legal_actions(0) == [
-        "kick", "kick_double", "scrum", "tap_backs", "tap_forwards"]
+        "kick", "kick-double", "scrum", "tap-backs", "tap-forwards"]
 
 
 # ---- protocol details -----------------------------------------------------------------------------
@@ -381,7 +381,7 @@ def test_illegal_actions_are_refused():
     with pytest.raises(IllegalAction):
         g.apply(1, "backs")
     with pytest.raises(IllegalAction):
-        g.apply(0, "drop_goal")
+        g.apply(0, "drop-goal")
 
 
 def test_scripted_dice_running_out_raises():

@@ -91,11 +91,13 @@ def test_registered_with_options_and_aware_player():
 
 def test_view_has_what_the_board_needs():
     g = new_game("bokx", seed=7)
-    v = g.view(0)
-    assert v["pending"]["kind"] == "toss" and v["pending"]["actions"] == ["kick_off", "receive"]
-    for key in ("ball", "possession", "score", "clock", "half", "last_dice", "pending", "carrier"):
-        assert key in v
-    assert "decks" not in v  # the piles' order stays hidden
+    v = g.view(g.to_act()[0])
+    assert v["phase"] == "toss" and v["legal_actions"] == ["kick-off", "receive"]
+    assert v["labels"] == {"kick-off": "Kick off", "receive": "Receive"}
+    assert v["score"] == {"home": {"points": 0, "tries": 0}, "away": {"points": 0, "tries": 0}}
+    for key in ("ball", "possession", "clock", "half", "last_dice", "side_preview", "carrier"):
+        assert key in v["board"]
+    assert "decks" not in v["board"]  # the piles' order stays hidden
     assert json.loads(json.dumps(field.as_dict()))["cols"] == 16
 
 

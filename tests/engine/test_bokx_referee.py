@@ -152,7 +152,7 @@ def test_ball_picked_up_moves_one_block_forward():
 def test_keep_running_call():
     g = tackle_card("tackle-bumped-off", 1, 5, 2, 1, 4)
     assert g.after_miss and g.to_act() == (0,)
-    g.apply(0, "run_on")
+    g.apply(0, "run-on")
     calling(g, 0, (8, 13))
 
 
@@ -210,7 +210,7 @@ def test_extra_time_then_sudden_death():
     g.apply(0, "left")
     assert g.period == 5 and g.period_len is None
     g.x, g.y = 8, 3  # away won the sudden-death kick-off scrum; now in their Blue zone
-    g.apply(1, "drop_goal")  # first score wins
+    g.apply(1, "drop-goal")  # first score wins
     assert g.is_over and g.score == [0, 3] and g.outcome().winner == 1
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import IllegalAction, replay
-from engine.core import GameState, Outcome
+from engine.core import VIEW_KEYS, GameState, Outcome
 from engine.players import RandomPlayer, make_player, play_match
 
 SPECS = engine.rulesets()
@@ -126,6 +126,75 @@ def test_views_are_json_and_never_raise(spec):
         random_play(state, rng, limit=1)
     for seat in (0, 1, None):
         json.dumps(state.view(seat))
+
+
+def _check_envelope(state: GameState, seat, view) -> None:
+    """The one envelope of every rule set's ``view(seat)``."""
+    assert tuple(view) == VIEW_KEYS
+    assert view["ruleset"] == state.spec.id and view["seat"] == seat
+    acting = list(state.to_act())
+    assert view["to_act"] == acting and view["over"] == (not acting) == state.is_over
+    legal = state.legal_actions(seat) if seat is not None and seat in acting else []
+    assert view["legal_actions"] == legal, "only this seat's own legal actions"
+    assert view["labels"] == {a: state.describe_action(a) for a in legal}
+    assert all(isinstance(label, str) and label for label in view["labels"].values())
+    assert isinstance(view["phase"], str) and view["phase"] and view["phase"] == view["phase"].lower()
+    assert (view["phase"] == "over") == view["over"]
+    assert set(view["score"]) == {"home", "away"}
+    outcome = state.outcome()
+    for side, name in enumerate(("home", "away")):
+        score = view["score"][name]
+        assert set(score) == {"points", "tries"}
+        assert all(type(v) in (int, float) for v in score.values()), "plain JSON numbers"
+        assert score["points"] == outcome.points[side] and score["tries"] == outcome.tries[side]
+    assert isinstance(view["board"], dict)
+    assert not set(view["board"]) & set(VIEW_KEYS), "the board does not repeat the envelope"
+
+
+def test_every_view_has_the_one_envelope(spec):
+    state = engine.new_game(spec.id, seed=6)
+    rng = random.Random(6)
+    while True:
+        for seat in (0, 1, None):
+            view = state.view(seat)
+            _check_envelope(state, seat, view)
+            assert json.loads(json.dumps(view)) == view
+            lean = state.view(seat, labels=False)  # what the computer players' play loop asks for
+            assert lean["labels"] == {} and {**lean, "labels": view["labels"]} == view
+        if not state.to_act():
+            break
+        random_play(state, rng, limit=1)
+
+
+def test_a_spectator_and_a_seat_not_to_act_see_no_choices(spec):
+    state = engine.new_game(spec.id, seed=12)
+    rng = random.Random(12)
+    for _ in range(40):
+        acting = state.to_act()
+        if not acting:
+            break
+        for seat in (0, 1, None):
+            view = state.view(seat)
+            if seat not in acting:
+                assert view["legal_actions"] == [] and view["labels"] == {}
+        random_play(state, rng, limit=1)
+
+
+def test_state_dict_is_the_saved_fields_and_independent_of_the_state(spec):
+    state = engine.new_game(spec.id, seed=13)
+    random_play(state, random.Random(13), limit=20)
+    saved = state.state_dict()
+    assert set(saved) == set(type(state).saved_fields) and saved
+    before = json.dumps(saved, sort_keys=True)
+    random_play(state, random.Random(14), limit=20)
+    assert json.dumps(saved, sort_keys=True) == before, "state_dict copies, it does not share"
+    now = json.dumps(state.state_dict(), sort_keys=True)
+    data = json.loads(json.dumps(state.to_dict()))
+    restored = type(state).from_dict(data)
+    assert restored.state_dict() == json.loads(now)
+    random_play(restored, random.Random(15), limit=20)
+    assert json.dumps(state.state_dict(), sort_keys=True) == now
+    assert type(state).from_dict(data).state_dict() == json.loads(now), "loading copies the saved data"
 
 
 def test_illegal_actions_raise_clear_errors(spec):

@@ -10,7 +10,7 @@ import pytest
 from engine import IllegalAction, ScriptedChance, new_game
 from engine.chance import ChanceError
 from engine.rugby_league_cards import card_name, parse_card, parse_cards
-from engine.rugby_league_cards.rules import card_words
+from engine.rugby_league_cards.rules import RugbyLeagueCardsState, card_words
 from engine.rugby_league_cards.script import Deck
 
 HOME1, HOME2, HOME3, AWAY3, AWAY2, AWAY1 = 1, 2, 3, 4, 5, 6
@@ -77,7 +77,7 @@ def test_book_worked_example():
     assert state.ball == AWAY1 and state.lost == 1
     tackle(state, 2)  # 10S v JD: second lost tackle
     assert "END OF SET" in texts(state)[-1]
-    assert state.view(1)["last_round"] == [{"home": "10S", "away": "JD"}], "the cards stay shown after the deal"
+    assert state.view(1)["board"]["last_round"] == [{"home": "10S", "away": "JD"}], "shown after the deal"
     assert state.ball == AWAY1, "already on the defence's 1-space: the kick does not move it"
     assert state.attacker == 1 and state.lost == 0 and state.sets_done == 1
     assert state._progress() == 1, "the away team attack from their own 1-space"
@@ -217,7 +217,7 @@ def test_tie_broken_by_repeated_draws():
     state = Deck().deal(home="5S", away="5H").draw("9S 9H").draw("KD 2C").game()
     tackle(state, 1)
     assert state.ball == HOME2 and state.lost == 0
-    assert state.view(0)["last_round"] == [{"home": "5S", "away": "5H"}, {"home": "9S", "away": "9H"},
+    assert state.view(0)["board"]["last_round"] == [{"home": "5S", "away": "5H"}, {"home": "9S", "away": "9H"},
                                            {"home": "KD", "away": "2C"}]
     assert len(state.pile) == 52 - 12 - 4
     assert state.events[-1].data["draws"] == [["9S", "9H"], ["KD", "2C"]]
@@ -269,7 +269,7 @@ def test_try_with_no_tackle_lost_needs_one_conversion_win():
     for position in range(1, 7):
         tackle(state, position)
     assert state.score == [4, 0] and state.tries == [1, 0]
-    assert state.view(0)["contest"] == {"kind": "conversion", "kicker": "home", "wins_needed": 1, "wins": 0,
+    assert state.view(0)["board"]["contest"] == {"kind": "conversion", "kicker": "home", "wins_needed": 1, "wins": 0,
                                         "rounds": 0}
     assert state.legal_actions(0) == ["card:1", "card:2", "card:3"]
     tackle(state, 1)
@@ -285,7 +285,7 @@ def test_try_with_one_tackle_lost_needs_two_conversion_wins():
     for position in range(1, 7):
         tackle(state, position)
     assert state.score == [4, 0], "a lost tackle still carries the ball over the line"
-    assert state.view(0)["contest"]["wins_needed"] == 2
+    assert state.view(0)["board"]["contest"]["wins_needed"] == 2
     tackle(state, 1)  # AH v 3H: 1 of 2
     assert state.score == [4, 0]
     tackle(state, 2)  # 2H v KH: 1 win, one round left -> still possible
@@ -329,7 +329,7 @@ def test_penalty_goal_wins_needed_by_field_position(position, need):
     assert state.ball == position and state.awarded == 0
     assert state.legal_actions(0) == ["kick-for-goal", "tap-and-run"]
     state.apply(0, "kick-for-goal")
-    assert state.view(0)["contest"]["wins_needed"] == need
+    assert state.view(0)["board"]["contest"]["wins_needed"] == need
     for n in range(1, need + 1):
         tackle(state, n)
     assert state.score == [2, 0] and state.stats["penalty_goals"] == [1, 0]
@@ -359,7 +359,7 @@ def test_tap_and_run_from_the_one_space_scores_next_tackle():
     assert state.ball == AWAY1 and state.lost == 0
     tackle(state, 1)  # lost, but the ball still advances: try
     assert state.score == [4, 0]
-    assert state.view(0)["contest"]["wins_needed"] == 2
+    assert state.view(0)["board"]["contest"]["wins_needed"] == 2
 
 
 def test_drop_goal_only_in_the_opponents_half():
@@ -375,7 +375,7 @@ def test_drop_goal_only_in_the_opponents_half():
     assert state.legal_actions(0)[-1] == "drop-goal"
     assert "drop-goal" not in state.legal_actions(1), "only the attack may go for a drop goal"
     state.apply(0, "drop-goal")
-    assert state.view(0)["contest"]["wins_needed"] == 3
+    assert state.view(0)["board"]["contest"]["wins_needed"] == 3
     assert state.to_act() == (0, 1)
 
 
@@ -422,11 +422,11 @@ def test_first_choice_is_hidden_from_the_other_seat():
     events_before = state.visible_events(1)
     state.apply(0, "card:3")
     after = state.view(1)
-    assert after.pop("to_act") == ["away"] and before.pop("to_act") == ["home", "away"]
+    assert after.pop("to_act") == [1] and before.pop("to_act") == [0, 1]
     assert after == before
     assert state.visible_events(1) == events_before
-    assert state.view(0)["your_choice"] == 3 and state.view(1)["your_choice"] is None
-    assert state.view(None)["your_choice"] is None
+    assert state.view(0)["board"]["your_choice"] == 3 and state.view(1)["board"]["your_choice"] is None
+    assert state.view(None)["board"]["your_choice"] is None
     with pytest.raises(IllegalAction, match="not home's turn"):
         state.apply(0, "card:1")
 
@@ -437,13 +437,14 @@ def test_view_never_shows_a_face_down_card():
     for seat in (0, 1, None):
         view = state.view(seat)
         text = json.dumps(view)
-        assert view["rows"] == {"home": [True] * 6, "away": [True] * 6}
+        assert view["board"]["rows"] == {"home": [True] * 6, "away": [True] * 6}
         assert not any(f'"{n}"' in text for n in names)
     tackle(state, 1)
     view = state.view(1)
-    assert view["last_round"] == [{"home": "7S", "away": "5D"}]
-    assert view["rows"]["home"] == [False, True, True, True, True, True]
-    assert view["ball_label"] == "Home 2" and view["tackles_lost"] == 0 and view["set"] == 1
+    board = view["board"]
+    assert board["last_round"] == [{"home": "7S", "away": "5D"}]
+    assert board["rows"]["home"] == [False, True, True, True, True, True]
+    assert board["ball_label"] == "Home 2" and board["tackles_lost"] == 0 and board["set"] == 1
 
 
 def test_illegal_actions_are_named():
@@ -571,3 +572,16 @@ def test_describe_action_labels():
     assert state.describe_action("card:4") == "Play the face-down card at position 4"
     assert "drop goal" in state.describe_action("drop-goal")
     assert "touch" in state.describe_action("kick-for-touch")
+
+
+def test_a_snapshot_saved_before_revealed_existed_still_loads():
+    """``saved_defaults``: a field that older snapshots lack takes its default (no migration needed)."""
+    state = Deck().deal(home="7S", away="5D").game()
+    tackle(state, 1)
+    data = json.loads(json.dumps(state.to_dict()))
+    del data["state"]["revealed"]
+    old = RugbyLeagueCardsState.from_dict(data)
+    assert old.revealed == [] and old.masks == state.masks and old.phase == state.phase
+    tackle(old, 2)
+    tackle(state, 2)
+    assert old.to_dict() == state.to_dict()

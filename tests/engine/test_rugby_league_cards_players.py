@@ -35,10 +35,12 @@ def test_aware_player_is_registered():
 
 
 def _view(**overrides):
-    view = {"seat": "home", "score": {"home": 0, "away": 0}, "golden_point": False, "period_ends_after_set": 10,
-            "sets_played": 0, "sets_per_half": 10, "progress": 2, "tackles_lost": 0}
-    view.update(overrides)
-    return view
+    """A home seat's view (the envelope) with the board data the player reads."""
+    board = {"golden_point": False, "period_ends_after_set": 10, "sets_played": 0, "sets_per_half": 10,
+             "progress": 2, "tackles_lost": 0}
+    board.update(overrides)
+    return {"seat": 0, "score": {"home": {"points": 0, "tries": 0}, "away": {"points": 0, "tries": 0}},
+            "board": board}
 
 
 def test_aware_player_kicks_for_touch_in_its_own_half():

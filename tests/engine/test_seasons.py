@@ -104,24 +104,24 @@ def test_deal_turns_up_the_draft_and_tabulates_the_first_season_at_once():
 
 def test_draft_exchange_moves_cards_both_ways_and_alternates():
     g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"])
-    g.apply(0, "swap AS 2S")
+    g.apply(0, "swap:as:2s")
     assert sorted(g.teams[0]) == sorted(["AS", "4S", "6S", "8D", "JH"])
     assert sorted(g.draft) == ["2S", "9H", "TH"]
     assert g.to_act() == (1,)
     # Away may take back what home released: exchanges revolve around the draft cards.
-    assert "swap 2S QS" in g.legal_actions(1)
+    assert "swap:2s:qs" in g.legal_actions(1)
     with pytest.raises(IllegalAction):
-        g.apply(1, "swap AS QS")  # AS is no longer in the draft
+        g.apply(1, "swap:as:qs")  # AS is no longer in the draft
     with pytest.raises(IllegalAction):
         g.apply(0, "pass")  # not home's turn
 
 
 def test_draft_ends_after_two_consecutive_passes_and_cards_are_retired():
     g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"], ["7S", "7H", "7D"])
-    g.apply(0, "swap AS 2S")
+    g.apply(0, "swap:as:2s")
     g.apply(1, "pass")
     assert g.season == 1  # a single pass does not end the draft
-    g.apply(0, "swap 9H 4S")
+    g.apply(0, "swap:9h:4s")
     g.apply(1, "pass")
     g.apply(0, "pass")
     assert g.season == 2
@@ -135,7 +135,7 @@ def test_draft_ends_after_two_consecutive_passes_and_cards_are_retired():
 def test_a_pass_then_an_exchange_reopens_the_draft():
     g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"])
     g.apply(0, "pass")
-    g.apply(1, "swap AS 3H")
+    g.apply(1, "swap:as:3h")
     assert g.season == 1 and g.to_act() == (0,)
     g.apply(0, "pass")
     assert g.season == 1 and g.to_act() == (1,)
@@ -160,8 +160,8 @@ def test_after_a_halved_season_the_alternate_player_picks_first():
 
 def test_team_never_exceeds_five_and_exchange_limit_forces_pass():
     g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"], max_exchanges=1)
-    g.apply(0, "swap AS 2S")
-    g.apply(1, "swap 2S QS")
+    g.apply(0, "swap:as:2s")
+    g.apply(1, "swap:2s:qs")
     assert g.legal_actions(0) == ["pass"]
     g.apply(0, "pass")
     assert g.legal_actions(1) == ["pass"]
@@ -209,7 +209,7 @@ def test_five_and_a_half_seasons_is_not_yet_a_majority():
     away = ["2H", "4H", "6H", "JH", "KH"]
     g = scripted(home, away, ["AS", "9D", "TD"])
     assert g.results[0]["winner"] is None and g.to_act() == (0,)
-    g.apply(0, "swap AS 2S")
+    g.apply(0, "swap:as:2s")
     while not g.is_over:
         g.apply(g.to_act()[0], "pass")
         if g.season == 6:
@@ -229,7 +229,7 @@ def test_commentary_names_the_next_draft_and_a_pass_with_no_exchanges_left():
     assert len(drafts) == 10 and all(e.data["cards"] for e in drafts)
     assert drafts[0].text.startswith("Draft for season 2 turned up:") and "none" not in drafts[-1].text
     g = scripted(HOME_WEAK, AWAY_STRONG, ["9H", "TH", "AS"], max_exchanges=1)
-    g.apply(0, "swap AS 2S")
+    g.apply(0, "swap:as:2s")
     g.apply(1, "pass")
     assert g.events[-1].text == "Away is satisfied with the team."
     g.apply(0, "pass")  # two passes in a row: the draft ends
@@ -252,11 +252,12 @@ def test_view_hides_the_stock_and_is_json():
     for seat in (0, 1, None):
         v = g.view(seat)
         text = json.dumps(v)
-        assert v["stock_count"] == 26
+        assert v["board"]["stock_count"] == 26
         for card in g.stock:
-            assert f'"{card}"' not in text
-        assert v["teams"] == g.teams and v["draft"] == g.draft
-    assert g.describe_action("swap TH 2S") == "Draft 10\u2665, release 2\u2660"
+            assert f'"{card}"' not in text and f":{card.lower()}" not in text
+        assert v["board"]["teams"] == g.teams and v["board"]["draft"] == g.draft
+        assert v["phase"] == "draft" and not v["over"] and v["to_act"] == [g.turn]
+    assert g.describe_action("swap:th:2s") == "Draft 10\u2665, release 2\u2660"
     assert g.describe_action("pass") == "Satisfied: pass"
 
 

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
-from engine import rulesets
+from engine import get_spec, rulesets
 from league.models import Tournament
 from matches import services, views
 from matches.models import MatchAction, MatchSeat
@@ -48,7 +48,7 @@ def test_api_201_with_the_new_view(match, players):
     assert response.status_code == 201
     body = response.json()
     assert body["ply"] == 1 and body["next_ply"] == 2 and body["seat"] == 0
-    assert body["view"]["your_choice"] == 2 and body["replayed"] is False
+    assert body["view"]["board"]["your_choice"] == 2 and body["replayed"] is False
     assert response["ETag"]
 
 
@@ -117,7 +117,7 @@ def test_api_replay_steps_and_log(match, players):
     assert [a["action"] for a in mine["actions"]] == ["card:1", "hidden"]
     step0 = spectator.get(f"/api/matches/{match.pk}/replay/0/").json()
     step2 = spectator.get(f"/api/matches/{match.pk}/replay/2/").json()
-    assert step0["view"]["tackle"] == 0 and step2["view"]["tackle"] == 1
+    assert step0["view"]["board"]["tackle"] == 0 and step2["view"]["board"]["tackle"] == 1
     assert step2["last_action"]["action"] == "hidden" and step2["seat"] is None
     match.__class__.objects.filter(pk=match.pk).update(status="finished")
     step2 = spectator.get(f"/api/matches/{match.pk}/replay/2/")
@@ -350,7 +350,7 @@ def test_play_watch_and_replay_pages_of_every_rule_set(ruleset, players):
     page = player.get(f"/matches/{match.pk}/")
     assert page.status_code == 200 and page.context["seat"] == 0
     kind = page.context["board"]["kind"]
-    assert kind == ruleset.replace("-", "_"), f"{ruleset} fell back to the generic drawing"
+    assert kind == get_spec(ruleset).board_kind, f"{ruleset} fell back to the generic drawing"
     assert "<svg" in page.content.decode()
     assert Client().get(f"/matches/{match.pk}/watch/").status_code == 200
     assert Client().get(f"/matches/{match.pk}/replay/?step=2").status_code == 200
