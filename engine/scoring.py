@@ -14,12 +14,27 @@ rule set by name):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from engine.core import Outcome
+
+class GameOutcome(Protocol):
+    """What the scoring reads of a game's outcome (``engine.core.Outcome``; a protocol, so that the scoring,
+    which the rule-set specs in ``engine.core`` name, does not import ``engine.core`` back)."""
+
+    @property
+    def points(self) -> tuple[int | Fraction, int | Fraction]: ...
+
+    @property
+    def tries(self) -> tuple[int, int]: ...
+
+    @property
+    def stats(self) -> tuple[Mapping[str, Any], Mapping[str, Any]]: ...
+
+    @property
+    def winner(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -126,7 +141,7 @@ class Scoring:
             parts.append(text)
         return ", ".join(parts)
 
-    def result(self, outcome: Outcome) -> MatchResult:
+    def result(self, outcome: GameOutcome) -> MatchResult:
         """The fixture result of a finished game's outcome (scores are whole numbers)."""
         if self.score_stat is not None:
             home, away = (int(outcome.stats[s][self.score_stat]) for s in (0, 1))

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 
 from engine import parse_action
+from engine.bokx import field
 from engine.core import SEAT_NAMES
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -147,8 +148,6 @@ BOKX_BLOCK = 15
 
 def _block_field(view: dict, seat, data) -> dict:
     """The 22 x 16 block field from ``engine.bokx.field``'s geometry: home at the bottom attacking up."""
-    from engine.bokx import field
-
     phase = view.get("phase")
     view = view["board"]
     b = BOKX_BLOCK
