@@ -6,14 +6,18 @@ Invariants that the database can hold are constraints here.
 
 from __future__ import annotations
 
+import datetime as dt
+from zoneinfo import ZoneInfo
+
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from engine import MANUAL, RuleSetSpec, get_spec, specs
 from league.rulesets import ruleset_options_validate
+from league.timezones import default_time_zone, validate_time_zone, zone
 
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
 team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
@@ -104,6 +108,22 @@ class Tournament(models.Model):
     draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     walkover_score = models.PositiveSmallIntegerField(_("walkover score"), default=28)
     walkover_tries = models.PositiveSmallIntegerField(_("walkover tries"), default=4)
+    # Where and when: the zone its times are shown and entered in, and how its days are laid out (stored so
+    # that fixtures made later -- the knockout, the next Swiss round -- follow the same plan).
+    time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone,
+                                 validators=[validate_time_zone],
+                                 help_text=_("Kick-offs are shown and entered in this zone."))
+    first_day = models.DateField(_("first day"), null=True, blank=True)
+    first_kickoff = models.TimeField(_("first kick-off"), default=dt.time(14, 0))
+    slot_minutes = models.PositiveSmallIntegerField(
+        _("minutes per match"), default=90, validators=[MinValueValidator(1), MaxValueValidator(24 * 60)])
+    changeover_minutes = models.PositiveSmallIntegerField(
+        _("change-over minutes"), default=0, validators=[MaxValueValidator(24 * 60)],
+        help_text=_("Time between two matches on a pitch."))
+    days_between_rounds = models.PositiveSmallIntegerField(
+        _("days between rounds"), default=7, validators=[MaxValueValidator(365)],
+        help_text=_("0: every round on the same day, one after another (a festival)."))
+    pitches = models.JSONField(_("pitches or tables"), default=list, blank=True)
     # Bumped on every result change: part of public pages' cache keys.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -113,6 +133,11 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The tournament's time zone."""
+        return zone(self.time_zone)
 
     @property
     def spec(self) -> RuleSetSpec:
@@ -290,3 +315,31 @@ class ResultChange(models.Model):
 
     def __str__(self):
         return f"{self.action} {self.fixture_id} at {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+class ScheduleChange(models.Model):
+    """Append-only audit trail of changes to the timetable: a fixture moved, a day pushed back, two fixtures
+    swapped, the fixtures re-timed, the time zone changed. One row per change, with every fixture it moved."""
+
+    class Action(models.TextChoices):
+        MOVE = "move", _("Moved")
+        PUSH = "push", _("Pushed back")
+        SWAP = "swap", _("Swapped")
+        RETIME = "retime", _("Re-timed")
+        ZONE = "zone", _("Time zone changed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="schedule_changes")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    summary = models.CharField(max_length=300)
+    # [{"fixture": id, "old": {"kickoff": iso, "venue": str}, "new": {...}}, ...]
+    fixtures = models.JSONField(default=list, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-changed_at", "-id"]
+
+    def __str__(self):
+        return f"{self.action} in {self.tournament_id}: {self.summary}"

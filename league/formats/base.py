@@ -31,6 +31,14 @@ DEFAULT_FIXTURES_INTRO = ("Every pool plays a round robin. Rounds are played on 
                           "with more matches than venues a round is split into time slots.")
 
 
+# How a format's days are laid out unless the organiser says otherwise: a league plays a round a week; a
+# festival (pools then knockout, a Swiss evening, a solo challenge) is one day, rounds one after another.
+WEEKLY_PLAN: dict[str, Any] = {"first_kickoff": time(14, 0), "slot_minutes": 90, "changeover_minutes": 0,
+                               "days_between_rounds": 7}
+ONE_DAY_PLAN: dict[str, Any] = {"first_kickoff": time(9, 0), "slot_minutes": 30, "changeover_minutes": 10,
+                                "days_between_rounds": 0}
+
+
 class TournamentFormat:
     """Base class of the formats: each method's default is "this format has none of it"."""
 
@@ -40,6 +48,8 @@ class TournamentFormat:
     fixtures_intro: str = DEFAULT_FIXTURES_INTRO
     # Pools the organiser's draw page suggests.
     default_pool_count: int = 1
+    # The plan of its days (``WEEKLY_PLAN`` or ``ONE_DAY_PLAN``, below): stored on a new tournament.
+    schedule_defaults: dict[str, Any] = WEEKLY_PLAN
 
     def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
@@ -63,22 +73,19 @@ class TournamentFormat:
 # -- Helpers of the presets --------------------------------------------------------------------------------
 
 
-def schedule_options(kwargs: dict[str, Any], default_venues: list[str] | None = None) -> dict[str, Any]:
-    """The round robin's schedule from a preset's keyword arguments."""
-    venues = kwargs.get("venues")
-    return {
-        "start_date": kwargs.get("start_date"),
-        "first_kickoff": kwargs.get("first_kickoff") or time(14, 0),
-        "slot_minutes": kwargs.get("slot_minutes") or 90,
-        "days_between_rounds": kwargs.get("days_between_rounds", 7),
-        "venues": venues if venues is not None else default_venues,
-    }
-
-
-def bracket_schedule(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The knockout's spacing from a preset's keyword arguments."""
-    return {"days_between_rounds": kwargs.get("days_between_rounds", 7),
-            "slot_minutes": kwargs.get("slot_minutes") or 90}
+def plan_fields(fmt: TournamentFormat, kwargs: dict[str, Any], default_pitches: list[str] | None = None
+                ) -> dict[str, Any]:
+    """The tournament's plan (and time zone) from a preset's keyword arguments, the format's defaults filling
+    what is not given: ``start_date``, ``first_kickoff``, ``slot_minutes``, ``changeover_minutes``,
+    ``days_between_rounds``, ``venues``, ``time_zone``."""
+    given = {"first_day": kwargs.get("start_date"), "first_kickoff": kwargs.get("first_kickoff"),
+             "slot_minutes": kwargs.get("slot_minutes"), "changeover_minutes": kwargs.get("changeover_minutes"),
+             "days_between_rounds": kwargs.get("days_between_rounds"),
+             "pitches": kwargs.get("venues") if kwargs.get("venues") is not None else default_pitches}
+    fields = {**fmt.schedule_defaults, **{k: v for k, v in given.items() if v is not None}}
+    if kwargs.get("time_zone"):
+        fields["time_zone"] = kwargs["time_zone"]
+    return fields
 
 
 def format_teams(teams: Any, minimum: int, what: str) -> list[Any]:

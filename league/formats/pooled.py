@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from league.errors import DomainError
-from league.formats.base import TournamentFormat, bracket_schedule, format_teams, int_option, schedule_options
+from league.formats.base import ONE_DAY_PLAN, TournamentFormat, format_teams, int_option, plan_fields
 from league.models import Entry, Pool, Tournament
 from league.services.fixtures import bracket_fixtures_create, fixtures_generate_round_robin, pools_fill
 from league.services.teams import entries_add
@@ -13,7 +13,9 @@ from league.services.tournaments import tournament_create
 
 
 class PooledFormat(TournamentFormat):
-    """Pools play round robins; their places fill the knockout slots ("pool:A:1")."""
+    """Pools play round robins; their places fill the knockout slots ("pool:A:1"). A festival: one day."""
+
+    schedule_defaults = ONE_DAY_PLAN
 
     def generate_fixtures(self, tournament: Tournament, *, user: Any = None, **schedule: Any) -> None:
         fixtures_generate_round_robin(tournament=tournament, replace=True, **schedule)
@@ -38,14 +40,13 @@ class PooledFormat(TournamentFormat):
             raise DomainError(f"{len(teams)} teams cannot fill {pools} pools (at least two teams per pool).")
         tournament = tournament_create(
             name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id, status=status,
-            visibility=visibility, user=user, format_options=format_options)
+            visibility=visibility, user=user, format_options=format_options, **plan_fields(self, kwargs))
         entries_add(tournament=tournament, teams=teams)
         seed = kwargs.get("draw_seed")
         pools_fill(tournament=tournament, method=kwargs.get("draw") or "seeded", pools=pools,
                    seed=int(seed) if seed not in (None, "") else None)
-        fixtures_generate_round_robin(tournament=tournament, replace=True, **schedule_options(kwargs))
-        bracket_fixtures_create(tournament=tournament, plans=self.bracket_plans(tournament), user=user,
-                                **bracket_schedule(kwargs))
+        fixtures_generate_round_robin(tournament=tournament, replace=True)
+        bracket_fixtures_create(tournament=tournament, plans=self.bracket_plans(tournament), user=user)
         return tournament
 
 

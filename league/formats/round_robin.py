@@ -8,7 +8,7 @@ from django.db import transaction
 
 from engine import MANUAL
 from league.errors import DomainError
-from league.formats.base import TournamentFormat, schedule_options
+from league.formats.base import TournamentFormat, plan_fields
 from league.models import Tournament
 from league.services.fixtures import fixtures_generate_round_robin
 from league.services.teams import entries_add, pool_create
@@ -31,10 +31,11 @@ class LeagueFormat(TournamentFormat):
         with transaction.atomic():
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id,
-                double_round_robin=double, status=status, visibility=visibility, user=user)
+                double_round_robin=double, status=status, visibility=visibility, user=user,
+                **plan_fields(self, kwargs))
             pool = pool_create(tournament=tournament, name="League", order=1)
             entries_add(tournament=tournament, teams=teams, pool=pool)
-            fixtures_generate_round_robin(tournament=tournament, double=double, **schedule_options(kwargs))
+            fixtures_generate_round_robin(tournament=tournament, double=double)
         return tournament
 
     def generate_fixtures(self, tournament: Tournament, *, user: Any = None, **schedule: Any) -> None:

@@ -9,7 +9,7 @@ from django.db import transaction
 from engine import MANUAL
 from league import brackets
 from league.errors import DomainError
-from league.formats.base import bracket_schedule, schedule_options
+from league.formats.base import WEEKLY_PLAN, plan_fields
 from league.formats.pooled import PooledFormat
 from league.models import Team, Tournament
 from league.nations import RWC2023_NATIONS
@@ -26,6 +26,7 @@ RWC2023_VENUES = [
 
 class Rwc2023Format(PooledFormat):
     id = Tournament.Format.RWC2023.value
+    schedule_defaults = WEEKLY_PLAN  # a World Cup is weeks long: a round a week
     label = "Rugby World Cup 2023 (20 nations, pools A-D)"
     description = ("The 20 nations in their real 2023 pools, each pool a single round robin, then the "
                    "2023 quarter-finals, semi-finals, bronze final and final.")
@@ -39,7 +40,8 @@ class Rwc2023Format(PooledFormat):
         with transaction.atomic():
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, points_system=Tournament.PointsSystem.WORLD_RUGBY,
-                format=self.id, double_round_robin=False, status=status, visibility=visibility, user=user)
+                format=self.id, double_round_robin=False, status=status, visibility=visibility, user=user,
+                **plan_fields(self, kwargs, RWC2023_VENUES))
             nations = {t.code: t for t in Team.objects.filter(code__in=[row[0] for row in RWC2023_NATIONS])}
             missing = [row[0] for row in RWC2023_NATIONS if row[0] not in nations]
             if missing:
@@ -50,11 +52,9 @@ class Rwc2023Format(PooledFormat):
                      for order, pool in enumerate("ABCD", start=1)}
             for code, _name, _primary, _secondary, pool_name, _ranking in by_ranking:
                 entries_add(tournament=tournament, pool=pools[pool_name], teams=[nations[code]])
-            fixtures_generate_round_robin(tournament=tournament, double=False,
-                                          **schedule_options(kwargs, RWC2023_VENUES))
+            fixtures_generate_round_robin(tournament=tournament, double=False)
             # The quarter-finals, semi-finals, bronze final and final as in 2023, filled as pools finish.
-            bracket_fixtures_create(tournament=tournament, plans=self.bracket_plans(tournament), user=user,
-                                    **bracket_schedule(kwargs))
+            bracket_fixtures_create(tournament=tournament, plans=self.bracket_plans(tournament), user=user)
         return tournament
 
     def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:

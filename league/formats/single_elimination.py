@@ -10,7 +10,7 @@ from django.db import transaction
 from engine import MANUAL
 from league import brackets
 from league.errors import DomainError
-from league.formats.base import TournamentFormat, bool_option, format_teams
+from league.formats.base import ONE_DAY_PLAN, TournamentFormat, bool_option, format_teams, plan_fields
 from league.formats.pooled import third_place
 from league.models import Tournament
 from league.services.fixtures import bracket_fixtures_create, entries_in_seed_order
@@ -20,6 +20,7 @@ from league.services.tournaments import tournament_create
 
 class SingleEliminationFormat(TournamentFormat):
     id = Tournament.Format.SINGLE_ELIMINATION.value
+    schedule_defaults = ONE_DAY_PLAN
     label = "Single elimination (knockout)"
     description = ("A knockout of the teams in seed order (the order given): 1 v N, 2 v N-1, byes to the top "
                    "seeds; --option third_place=yes for a bronze final.")
@@ -35,7 +36,8 @@ class SingleEliminationFormat(TournamentFormat):
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id, status=status,
                 visibility=visibility, user=user,
-                format_options={"third_place": bool_option(kwargs, "third_place", False)})
+                format_options={"third_place": bool_option(kwargs, "third_place", False)},
+                **plan_fields(self, kwargs))
             entries_add(tournament=tournament, teams=teams)
             self.generate_fixtures(tournament, user=user)
         return tournament

@@ -10,7 +10,7 @@ from django.db import transaction
 from engine import MANUAL, rulesets
 from league.errors import DomainError
 from league.format_selectors import solo_leaderboard
-from league.formats.base import TournamentFormat, format_teams, int_option
+from league.formats.base import ONE_DAY_PLAN, TournamentFormat, format_teams, int_option, plan_fields
 from league.models import Fixture, Tournament
 from league.services.fixtures import entries_in_seed_order, fixtures_create
 from league.services.teams import entries_add
@@ -19,6 +19,7 @@ from league.services.tournaments import tournament_create
 
 class SoloFormat(TournamentFormat):
     id = Tournament.Format.SOLO.value
+    schedule_defaults = ONE_DAY_PLAN
     label = "Solo challenge (leaderboard)"
     description = ("Each entrant plays Rugby Champion's solo game alone (--option attempts=N); the leaderboard "
                    "ranks by margin, then points scored.")
@@ -36,7 +37,8 @@ class SoloFormat(TournamentFormat):
         with transaction.atomic():
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, format=self.id, status=status, visibility=visibility,
-                user=user, format_options={"attempts": int_option(kwargs, "attempts", 1)})
+                user=user, format_options={"attempts": int_option(kwargs, "attempts", 1)},
+                **plan_fields(self, kwargs))
             entries_add(tournament=tournament, teams=teams)
             self.generate_fixtures(tournament)
         return tournament

@@ -12,7 +12,7 @@ from engine import MANUAL
 from league import brackets, swiss
 from league.errors import DomainError
 from league.format_selectors import swiss_table
-from league.formats.base import TournamentFormat, format_teams, int_option
+from league.formats.base import ONE_DAY_PLAN, TournamentFormat, format_teams, int_option, plan_fields
 from league.models import Fixture, Result, Tournament
 from league.services.fixtures import fixtures_create, fixtures_delete
 from league.services.teams import entries_add
@@ -33,6 +33,7 @@ def _has_result(fixture: Fixture) -> bool:
 
 class SwissFormat(TournamentFormat):
     id = Tournament.Format.SWISS.value
+    schedule_defaults = ONE_DAY_PLAN
     label = "Swiss (a set number of rounds)"
     description = ("Everybody plays every round (--option rounds=N); teams on equal points meet, never twice; "
                    "a rotating bye when the count is odd.")
@@ -52,7 +53,8 @@ class SwissFormat(TournamentFormat):
         with transaction.atomic():
             tournament = tournament_create(
                 name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id,
-                status=status, visibility=visibility, user=user, format_options={"rounds": rounds})
+                status=status, visibility=visibility, user=user, format_options={"rounds": rounds},
+                **plan_fields(self, kwargs))
             entries_add(tournament=tournament, teams=teams)
             self.generate_fixtures(tournament, user=user)
         return tournament

@@ -10,6 +10,7 @@ Modules, lowest first (a module only calls the ones above it in this list):
 * ``accounts`` — signing up;
 * ``tournaments`` — create, settings, publish/hide, organisers, delete;
 * ``teams`` — teams, pools, entries, players;
+* ``schedule`` — the timetable: fixtures timed by the tournament's plan, re-timed, moved, pushed, swapped;
 * ``fixtures`` — round robins, brackets from plans, draws, fixtures planned by a format;
 * (``league.formats`` — the formats, which write through the three above)
 * ``setup`` — presets, "generate the fixtures", brackets and draws, through the tournament's format;
@@ -39,7 +40,23 @@ from league.services.results import (
     result_values_validate,
     results_import_csv,
 )
-from league.services.setup import bracket_create, fixtures_generate, pools_draw, tournament_create_from_preset
+from league.services.schedule import (
+    fixture_move,
+    fixtures_keep_wall_clock,
+    fixtures_push,
+    fixtures_swap,
+    fixtures_time,
+    schedule_retime,
+    schedule_settings_save,
+    schedule_settings_validate,
+)
+from league.services.setup import (
+    bracket_create,
+    fixtures_generate,
+    pools_draw,
+    tournament_create_blank,
+    tournament_create_from_preset,
+)
 from league.services.teams import (
     entries_add,
     entry_delete,
@@ -69,10 +86,12 @@ from league.services.tournaments import (
 __all__ = [
     "IMPORT_COLUMNS", "ImportSummary", "bracket_create", "bracket_fixtures_create", "bracket_reset_from",
     "entries_add", "entries_in_seed_order", "entry_delete", "entry_save", "entry_set_player", "entry_update",
-    "entry_withdraw", "fixture_delete", "fixture_ready_for_result", "fixture_save", "fixtures_create",
+    "entry_withdraw", "fixture_delete", "fixture_move", "fixture_ready_for_result", "fixtures_keep_wall_clock",
+    "fixtures_push", "fixtures_swap", "fixtures_time", "schedule_retime", "schedule_settings_save",
+    "schedule_settings_validate", "fixture_save", "fixtures_create",
     "fixtures_delete", "fixtures_generate", "fixtures_generate_round_robin", "nations_enter", "organiser_add",
     "organisers_set", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
     "result_delete", "result_record", "result_values_validate", "results_import_csv", "team_delete", "team_save",
-    "teams_enter_own", "teams_resolve", "tournament_create", "tournament_create_from_preset", "tournament_delete",
+    "teams_enter_own", "teams_resolve", "tournament_create", "tournament_create_blank", "tournament_create_from_preset", "tournament_delete",
     "tournament_hide", "tournament_publish", "tournament_save", "tournament_update", "user_create",
 ]

@@ -6,17 +6,17 @@ The formats (``league.formats``) decide *which* fixtures a tournament needs; the
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from datetime import date, time, timedelta
+from datetime import date, time
 from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Max, QuerySet
-from django.utils import timezone
 
 from league import advancement, brackets, draws, scheduling
 from league.cache import tournament_changed
 from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.services.schedule import fixtures_time, schedule_settings_save
 from league.services.teams import pool_create
 
 
@@ -32,29 +32,28 @@ def fixtures_generate_round_robin(
     tournament: Tournament,
     double: bool | None = None,
     start_date: date | None = None,
-    first_kickoff: time = time(14, 0),
-    slot_minutes: int = 90,
-    days_between_rounds: int = 7,
+    first_kickoff: time | None = None,
+    slot_minutes: int | None = None,
+    changeover_minutes: int | None = None,
+    days_between_rounds: int | None = None,
     venues: Sequence[str] | None = None,
     replace: bool = False,
 ) -> list[Fixture]:
-    """Make the round-robin fixtures of every pool (circle method), with kick-offs, slots and venues.
+    """Make the round-robin fixtures of every pool (FIDE's Berger tables), timed by the tournament's plan.
 
-    ``double`` defaults to the tournament's ``double_round_robin``. Round *n* of
-    every pool falls on the same day and the pools share the venues (see
-    ``league.scheduling.schedule_rounds``). A pool's entries are ordered by
-    seed. If pool fixtures exist already they are refused, unless ``replace``
-    and none of them has a result yet.
+    ``double`` defaults to the tournament's ``double_round_robin``. The schedule arguments that are given
+    (``start_date`` is the plan's first day, ``venues`` its pitches) are stored as the tournament's plan
+    first, so the knockout and later rounds follow it; round *n* of every pool is played on the same day,
+    the pools share the pitches, and a round with more matches than pitches is split into time slots
+    (``league.services.schedule``). A pool's entries are ordered by seed. If pool fixtures exist already
+    they are refused, unless ``replace`` and none of them has a result yet.
     """
     double = tournament.double_round_robin if double is None else double
-    venues = [v.strip() for v in (venues or []) if v and v.strip()]
-    if len(set(venues)) != len(venues):
-        raise DomainError({"venues": ["Each venue may be named only once."]})
-    if slot_minutes <= 0:
-        raise DomainError({"slot_minutes": ["A time slot must last at least one minute."]})
-    if days_between_rounds < 0:
-        raise DomainError({"days_between_rounds": ["Days between rounds cannot be negative."]})
+    plan = {"first_day": start_date, "first_kickoff": first_kickoff, "slot_minutes": slot_minutes,
+            "changeover_minutes": changeover_minutes, "days_between_rounds": days_between_rounds,
+            "pitches": list(venues) if venues is not None else None}
     with transaction.atomic():
+        schedule_settings_save(tournament=tournament, **{k: v for k, v in plan.items() if v is not None})
         existing = Fixture.objects.select_for_update().filter(tournament=tournament, stage=Fixture.Stage.POOL)
         if existing.exists():
             if not replace:
@@ -67,31 +66,28 @@ def fixtures_generate_round_robin(
         entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
         if not pools or not entries:
             raise DomainError("Put the teams in pools before generating fixtures.")
-        rounds_by_pool: dict[Hashable, Any] = {
-            pool.pk: scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
-            for pool in pools
-        }
-        planned = scheduling.schedule_rounds(rounds_by_pool, start_date=start_date, first_kickoff=first_kickoff,
-                                             slot_minutes=slot_minutes, days_between_rounds=days_between_rounds,
-                                             venues=venues)
-        zone = timezone.get_current_timezone()
-        fixtures = Fixture.objects.bulk_create([
-            Fixture(tournament=tournament, pool_id=cast(int, m.pool), stage=Fixture.Stage.POOL,
-                    round_number=m.round_number, round_name=f"Round {m.round_number}", home_id=cast(int, m.home),
-                    away_id=cast(int, m.away), slot=m.slot,
-                    venue=m.venue, kickoff=timezone.make_aware(m.kickoff, zone) if m.kickoff else None)
-            for m in planned
-        ])
+        fixtures = []
+        for pool in pools:
+            rounds = scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
+            for rnd in rounds:
+                fixtures.extend(
+                    Fixture(tournament=tournament, pool=pool, stage=Fixture.Stage.POOL, round_number=rnd.number,
+                            round_name=f"Round {rnd.number}", home_id=cast(int, home), away_id=cast(int, away))
+                    for home, away in rnd.matches)
+        created = Fixture.objects.bulk_create(fixtures)
+        fixtures_time(tournament=tournament, fixtures=created)
         tournament_changed(tournament)
-    return fixtures
+    return created
 
 
 @transaction.atomic
 def fixtures_create(*, tournament: Tournament, fixtures: Sequence[Fixture]) -> list[Fixture]:
-    """Write fixtures a format has planned (a Swiss round, solo attempts), unsaved, all of ``tournament``."""
+    """Write fixtures a format has planned (a Swiss round, solo attempts), unsaved, all of ``tournament``;
+    they are timed by the tournament's plan after the fixtures already there."""
     if any(f.tournament_id != tournament.pk for f in fixtures):
         raise DomainError("Every fixture must belong to the tournament.")
     created = Fixture.objects.bulk_create(list(fixtures))
+    fixtures_time(tournament=tournament, fixtures=created)
     tournament_changed(tournament)
     return created
 
@@ -109,16 +105,13 @@ def fixtures_delete(*, tournament: Tournament, fixtures: QuerySet[Fixture]) -> i
 
 @transaction.atomic
 def bracket_fixtures_create(*, tournament: Tournament, plans: Sequence[brackets.Bracket], replace: bool = False,
-                            user: Any = None, days_between_rounds: int = 7, slot_minutes: int = 90
-                            ) -> list[Fixture]:
+                            user: Any = None) -> list[Fixture]:
     """Make the knockout fixtures of the brackets ``plans``, with their slot sources, and fill what is known.
 
-    Knockout round numbers continue after the last pool round so that fixture
-    lists by round never mix the two stages. When the pool fixtures have
-    kick-offs, knockout round r kicks off r x ``days_between_rounds`` after
-    the last pool match (r x ``slot_minutes`` when that is 0: a one-day
-    festival). Refused if knockout fixtures exist, unless ``replace`` and none
-    has a result.
+    Knockout round numbers continue after the last pool round so that fixture lists by round never mix the
+    two stages, and the fixtures are timed by the tournament's plan: after the pools, on the same pitches,
+    earlier rounds first, a match never before those it takes its teams from (``league.services.schedule``).
+    Refused if knockout fixtures exist, unless ``replace`` and none has a result.
     """
     existing = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
     if existing.exists():
@@ -128,18 +121,17 @@ def bracket_fixtures_create(*, tournament: Tournament, plans: Sequence[brackets.
             raise DomainError("Knockout fixtures with results cannot be replaced.")
         existing.delete()
     earlier = Fixture.objects.filter(tournament=tournament).exclude(stage=Fixture.Stage.KNOCKOUT).aggregate(
-        m=Max("round_number"), last=Max("kickoff"))
+        m=Max("round_number"))
     offset = earlier["m"] or 0
-    step = timedelta(days=days_between_rounds) if days_between_rounds else timedelta(minutes=slot_minutes)
     fixtures = []
     for plan in plans:
         for spec in plan.matches:
             fixtures.append(Fixture(
                 tournament=tournament, stage=Fixture.Stage.KNOCKOUT, bracket=spec.bracket or plan.name,
                 round_number=offset + spec.round_number, round_name=spec.round_name, code=spec.code,
-                home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot,
-                kickoff=earlier["last"] + step * spec.round_number if earlier["last"] else None))
+                home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot))
     created = Fixture.objects.bulk_create(fixtures)
+    fixtures_time(tournament=tournament, fixtures=created)
     advancement.rederive(tournament, user=user)
     tournament_changed(tournament)
     return created

@@ -12,6 +12,7 @@ from engine import MANUAL
 from league.cache import forget_tournament, tournament_changed
 from league.errors import DomainError
 from league.models import Tournament
+from league.services.schedule import fixtures_keep_wall_clock
 from league.standings import POINTS_PRESETS
 
 _UNSET: Any = object()
@@ -91,19 +92,25 @@ def tournament_save(*, tournament: Tournament, user: Any = None, organisers: Ite
 SETTINGS_FIELDS = frozenset({
     "name", "visibility", "status", "points_system", "win_points", "draw_points", "loss_points",
     "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries", "ruleset_options",
-    "format_options",
+    "format_options", "time_zone",
 })
 
 
-def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
-    """Change a tournament's settings (name, visibility, status, points numbers, walkover score, options)."""
+def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any) -> Tournament:
+    """Change a tournament's settings (name, visibility, status, points numbers, walkover score, options,
+    time zone). A new time zone keeps every kick-off's local time (09:00 stays 09:00, in the new zone)."""
     unknown = sorted(set(fields) - SETTINGS_FIELDS)
     if unknown:
         raise DomainError({name: ["This cannot be changed once the tournament exists."] for name in unknown})
+    old_zone = tournament.time_zone
     for name, value in fields.items():
         setattr(tournament, name, value)
     try:
-        return tournament_save(tournament=tournament)
+        with transaction.atomic():
+            tournament_save(tournament=tournament)
+            if tournament.time_zone != old_zone:
+                fixtures_keep_wall_clock(tournament=tournament, old_zone=old_zone, user=user)
+        return tournament
     except ValidationError:
         tournament.refresh_from_db()  # the caller's object is not left half-changed
         raise

@@ -1,13 +1,12 @@
-"""Round robin (FIDE Berger tables), time slots and the calendar: pure tests, no database."""
+"""Round robin (FIDE Berger tables): pure tests, no database. Times and pitches: ``test_timetable.py``."""
 
 from collections import Counter
-from datetime import date, datetime, time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.scheduling import Round, assign_slots, berger_table, round_robin, schedule_rounds, slots_needed
+from league.scheduling import Round, berger_table, round_robin
 
 team_counts = st.integers(min_value=2, max_value=40)
 
@@ -172,102 +171,3 @@ def test_double_round_robin_swaps_the_last_two_rounds_of_the_first_cycle(n):
 def test_duplicate_teams_refused():
     with pytest.raises(ValueError, match="only once"):
         round_robin(["A", "B", "A"])
-
-
-@settings(max_examples=100)
-@given(
-    n=st.integers(min_value=2, max_value=40),
-    venue_count=st.integers(min_value=1, max_value=12),
-    double=st.booleans(),
-)
-def test_slots_no_team_or_venue_twice_in_a_slot(n, venue_count, double):
-    venues = [f"Table {i}" for i in range(1, venue_count + 1)]
-    for rnd in round_robin(list(range(n)), double=double):
-        places = assign_slots(rnd.matches, venues)
-        assert len(places) == len(rnd.matches)
-        by_slot: dict[int, list] = {}
-        for (slot, venue), match in zip(places, rnd.matches, strict=True):
-            assert venue in venues
-            by_slot.setdefault(slot, []).append((venue, match))
-        for booked in by_slot.values():
-            teams = [t for _venue, match in booked for t in match]
-            assert len(teams) == len(set(teams))
-            assert len({venue for venue, _ in booked}) == len(booked)
-        # Slots are consecutive from 0, and a round of distinct teams needs no more than ceil(matches / venues).
-        assert sorted(by_slot) == list(range(len(by_slot)))
-        assert len(by_slot) == slots_needed(len(rnd.matches), venue_count)
-
-
-@settings(max_examples=100)
-@given(
-    matches=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)).filter(lambda m: m[0] != m[1]),
-                     max_size=25),
-    venue_count=st.integers(min_value=1, max_value=5),
-)
-def test_slots_when_a_team_appears_twice(matches, venue_count):
-    # Several pools sharing the venues, or a busy festival: a team may have two matches in a round.
-    venues = [f"Pitch {i}" for i in range(venue_count)]
-    places = assign_slots(matches, venues)
-    by_slot: dict[int, list] = {}
-    for (slot, venue), match in zip(places, matches, strict=True):
-        by_slot.setdefault(slot, []).append((venue, match))
-    for booked in by_slot.values():
-        teams = [t for _venue, match in booked for t in match]
-        assert len(teams) == len(set(teams))
-        assert len({venue for venue, _ in booked}) == len(booked) <= venue_count
-    if matches:
-        assert sorted(by_slot) == list(range(len(by_slot)))
-
-
-def test_no_venues_means_one_slot():
-    assert assign_slots([("A", "B"), ("C", "D")], None) == [(0, ""), (0, "")]
-
-
-def test_round_split_into_slots_by_hand():
-    # 8 teams, 4 matches a round, 2 tables: two slots of two matches, 60 minutes apart.
-    rounds = {"A": round_robin(list("ABCDEFGH"))}
-    plan = schedule_rounds(rounds, start_date=date(2026, 9, 5), first_kickoff=time(18, 30), slot_minutes=60,
-                           days_between_rounds=7, venues=["Table 1", "Table 2"])
-    first = [m for m in plan if m.round_number == 1]
-    assert [(m.slot, m.venue, m.kickoff) for m in first] == [
-        (0, "Table 1", datetime(2026, 9, 5, 18, 30)),
-        (0, "Table 2", datetime(2026, 9, 5, 18, 30)),
-        (1, "Table 1", datetime(2026, 9, 5, 19, 30)),
-        (1, "Table 2", datetime(2026, 9, 5, 19, 30)),
-    ]
-    last = [m for m in plan if m.round_number == 7]
-    assert {m.kickoff.date() for m in last} == {date(2026, 10, 17)}
-
-
-def test_pools_share_the_venues_and_the_day():
-    rounds = {"A": round_robin([1, 2, 3, 4]), "B": round_robin([1, 2, 3, 4])}  # same values, different sides
-    plan = schedule_rounds(rounds, start_date=date(2026, 1, 10), venues=["P1", "P2", "P3"])
-    round_one = [m for m in plan if m.round_number == 1]
-    assert len(round_one) == 4
-    assert Counter(m.slot for m in round_one) == {0: 3, 1: 1}
-    # Pools interleave: the first slot has matches from both pools.
-    assert {m.pool for m in round_one if m.slot == 0} == {"A", "B"}
-    assert all(m.kickoff.date() == date(2026, 1, 10) for m in round_one)
-
-
-def test_no_start_date_keeps_kickoffs_empty():
-    plan = schedule_rounds({"A": round_robin(["X", "Y", "Z"])})
-    assert plan and all(m.kickoff is None and m.venue == "" and m.slot == 0 for m in plan)
-
-
-def test_bad_calendar_settings():
-    with pytest.raises(ValueError):
-        schedule_rounds({"A": round_robin(["X", "Y"])}, slot_minutes=0)
-    with pytest.raises(ValueError):
-        assign_slots([("X", "Y")], ["P1", "P1"])
-
-
-def test_one_day_festival_rounds_follow_each_other():
-    # Four teams, one pitch, 30-minute slots, every round on the same day from 10:00.
-    plan = schedule_rounds({"A": round_robin(["W", "X", "Y", "Z"])}, start_date=date(2026, 3, 7),
-                           first_kickoff=time(10, 0), slot_minutes=30, days_between_rounds=0, venues=["Pitch"])
-    assert [m.kickoff.strftime("%H:%M") for m in plan] == ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30"]
-    assert [m.round_number for m in plan] == [1, 1, 2, 2, 3, 3]
-    # No team is booked twice at the same time, across rounds too.
-    booked = Counter((m.kickoff, t) for m in plan for t in (m.home, m.away))
-    assert set(booked.values()) == {1}
