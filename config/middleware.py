@@ -1,4 +1,5 @@
-"""The one mapping of domain errors for the web pages (the API has its own in ``config.api``).
+"""The one mapping of domain errors for the web pages (the API has its own in ``config.api``), and the
+request's time zone.
 
 A view may let a service's or a permission helper's ``DomainError`` go: ``not_found`` becomes the 404 page,
 ``forbidden`` the 403 page, ``conflict`` a 409 and ``invalid`` a 400 with the message. (Views that show a
@@ -11,6 +12,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import timezone
 
 from league.errors import DomainError
 
@@ -32,3 +34,16 @@ class DomainErrorMiddleware:
         if exception.code == "conflict":
             return HttpResponse(exception.text, status=409, content_type="text/plain; charset=utf-8")
         raise BadRequest(exception.text) from exception
+
+
+class TimeZoneMiddleware:
+    """Each request starts in the site's zone and leaves no zone behind: a tournament's page switches to the
+    tournament's own zone (``league.permissions.tournament_for``), and a worker thread must not carry it
+    into the next request it serves."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with timezone.override(None):
+            return self.get_response(request)

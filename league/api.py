@@ -28,7 +28,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
-from league import format_selectors, selectors, services
+from league import format_selectors, schedule_selectors, selectors, services
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
@@ -45,14 +45,19 @@ from league.serializers import (
     EntryWithdrawSerializer,
     FixtureFilterSerializer,
     FixtureSerializer,
+    FixtureSwapSerializer,
     ImportSummarySerializer,
     LeaderboardRowSerializer,
     PoolSerializer,
     PoolStandingsSerializer,
+    PushSerializer,
     ResultChangeSerializer,
     ResultSerializer,
     ResultsImportSerializer,
     ResultWriteSerializer,
+    ScheduleChangeSerializer,
+    SchedulePlanSerializer,
+    ScheduleResultSerializer,
     SwissRowSerializer,
     TeamFilterSerializer,
     TeamSerializer,
@@ -208,7 +213,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         else:
             if teams or options:
                 raise DRFValidationError({"preset": [_("Teams and preset options need a preset.")]})
-            tournament = services.tournament_create(user=self.request.user, **data)
+            tournament = services.tournament_create_blank(user=self.request.user, **data)
         serializer.instance = Tournament.objects.prefetch_related("organisers").get(pk=tournament.pk)
 
     def _create_from_preset(self, preset, data, teams, options):
@@ -225,8 +230,53 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
 
     def perform_update(self, serializer):
         fixed = TournamentSerializer.Meta.create_only_fields  # checked unchanged by the serializer
-        services.tournament_update(tournament=serializer.instance,
+        services.tournament_update(tournament=serializer.instance, user=self.request.user,
                                    **{k: v for k, v in serializer.validated_data.items() if k not in fixed})
+
+    def _edited(self):
+        tournament = self.get_object()
+        if not can_edit_tournament(self.request.user, tournament):
+            raise PermissionDenied(EDIT_DENIED_MESSAGE)
+        return tournament
+
+    @extend_schema(request=SchedulePlanSerializer,
+                   responses={200: ScheduleResultSerializer, 400: OpenApiResponse(description="Bad plan"),
+                              403: OpenApiResponse(description="Not an organiser")},
+                   summary="Store the plan of the days and schedule every fixture still to play by it (organisers)")
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def schedule(self, request, slug=None):
+        """Times are the tournament's local times; fixtures played or being played keep theirs."""
+        tournament = self.get_object()
+        serializer = SchedulePlanSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        plan = dict(serializer.validated_data)
+        reason = plan.pop("reason", "")
+        count = services.schedule_retime(tournament=tournament, user=request.user, reason=reason, **plan)
+        return Response({"fixtures": count})
+
+    @extend_schema(request=PushSerializer,
+                   responses={200: ScheduleResultSerializer, 400: OpenApiResponse(description="Nothing to push"),
+                              403: OpenApiResponse(description="Not an organiser"),
+                              409: OpenApiResponse(description="The push would make a clash (named)")},
+                   summary="Push every later fixture of a day back by some minutes (organisers)")
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def push(self, request, slug=None):
+        """The day runs late: fixtures still to play on ``day`` from ``after`` (local) move ``minutes``."""
+        tournament = self.get_object()
+        serializer = PushSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        count = services.fixtures_push(tournament=tournament, user=request.user, **serializer.validated_data)
+        return Response({"fixtures": count})
+
+    @extend_schema(responses={200: ScheduleChangeSerializer(many=True),
+                              403: OpenApiResponse(description="Not an organiser")},
+                   summary="The timetable's audit trail, newest first (organisers)")
+    @action(detail=True, methods=["get"], url_path="schedule-changes", pagination_class=None)
+    def schedule_changes(self, request, slug=None):
+        """Every move, push, swap and re-timing, with each fixture's old and new kick-off and venue."""
+        tournament = self._edited()
+        return Response(ScheduleChangeSerializer(schedule_selectors.schedule_changes(tournament, limit=500),
+                                                 many=True).data)
 
     @extend_schema(responses=PoolStandingsSerializer(many=True),
                    summary="The tournament's pool tables, each {\"pool\": \"A\", \"rows\": [...]}")
@@ -363,7 +413,36 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         return queryset.order_by("tournament_id", "round_number", "kickoff", "slot", "id")
 
     def perform_update(self, serializer):
-        services.fixture_save(fixture=_apply(serializer.instance, serializer.validated_data))
+        data = dict(serializer.validated_data)
+        where = {name: data.pop(name) for name in ("kickoff", "venue") if name in data}
+        if data:
+            services.fixture_save(fixture=_apply(serializer.instance, data))
+        if where:
+            # When and where go through the schedule's service: clash checks and the audit trail.
+            fixture = serializer.instance
+            services.fixture_move(fixture=fixture, kickoff=where.get("kickoff", fixture.kickoff),
+                                  venue=where.get("venue", fixture.venue), user=self.request.user)
+
+    @extend_schema(request=FixtureSwapSerializer,
+                   responses={200: FixtureSerializer(many=True), 400: OpenApiResponse(description="Bad fixture"),
+                              403: OpenApiResponse(description="Not an organiser"),
+                              404: OpenApiResponse(description="No such fixture"),
+                              409: OpenApiResponse(description="Played already, or the swap would make a clash")},
+                   summary="Swap this fixture's kick-off and venue with another's (organisers)")
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def swap(self, request, pk=None):
+        """Both fixtures, as they are after the swap."""
+        fixture = self.get_object()
+        serializer = FixtureSwapSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        other = selectors.fixture_list(tournament=fixture.tournament).filter(
+            pk=serializer.validated_data["other"]).first()
+        if other is None:
+            raise NotFound(_("No such fixture in this tournament."))
+        services.fixtures_swap(first=fixture, second=other, user=request.user,
+                               reason=serializer.validated_data["reason"])
+        both = selectors.fixture_list(tournament=fixture.tournament).filter(pk__in=[fixture.pk, other.pk])
+        return Response(FixtureSerializer(both.order_by("pk"), many=True, context=self.get_serializer_context()).data)
 
     def _result_response(self, fixture, status_code=status.HTTP_200_OK):
         fixture = self.get_queryset().get(pk=fixture.pk)

@@ -1,9 +1,8 @@
 """Exports of a tournament: iCalendar feeds, CSV files, and the data of the printable sheets.
 
-The iCalendar text is written by hand following RFC 5545 (no extra dependency):
-CRLF line ends, lines folded at 75 octets without splitting a UTF-8 character,
-TEXT values escaped (backslash, semicolon, comma, newline), a stable UID per
-fixture and a DTSTAMP on every event, times in UTC.
+The iCalendar files are built with the ``icalendar`` library (RFC 5545: escaping, folding, CRLF line ends),
+with the times in the tournament's own zone and that zone's ``VTIMEZONE``, so a phone shows a 09:00
+kick-off in Cape Town as 09:00 there whatever the phone's own zone.
 """
 
 from __future__ import annotations
@@ -11,18 +10,23 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import unicodedata
 from collections.abc import Iterable
 
+import icalendar
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from league.brackets import BYE
 from league.models import Entry, Fixture, Tournament
 from league.templatetags.league_tags import side_name
+from league.timezones import zone
 
-# A rugby match with the break; board games at an evening are shorter, but a
-# calendar entry only needs a sensible block of time.
+# A rugby match with the break, for a calendar entry whose tournament does not say how long a match is.
 MATCH_DURATION = dt.timedelta(minutes=100)
 PRODID = "-//Rugby tournaments//Fixtures//EN"
+# Characters that change the reading direction of what follows them (embeddings, overrides, isolates).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def tournament_fixtures(tournament: Tournament, entry: Entry | None = None) -> QuerySet[Fixture]:
@@ -65,70 +69,63 @@ def _has_result(fixture: Fixture) -> bool:
 # --- iCalendar ---------------------------------------------------------------------------------------------------
 
 
-def ics_escape(value: str) -> str:
-    """Escape a TEXT value (RFC 5545 section 3.3.11)."""
-    return (
-        value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\r\n", "\\n").replace("\n", "\\n")
-    )
+def calendar_text(value: str) -> str:
+    """Text for a calendar property: one line, without control or bidirectional-override characters.
 
-
-def ics_fold(line: str) -> str:
-    """Fold a content line at 75 octets (RFC 5545 section 3.1), never inside a UTF-8 character."""
-    out: list[str] = []
-    current = ""
-    size = 0
-    limit = 75
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            out.append(current)
-            # Continuation lines start with a space, which counts towards their 75 octets.
-            current, size, limit = char, width, 74
-        else:
-            current += char
-            size += width
-    out.append(current)
-    return "\r\n ".join(out)
-
-
-def ics_time(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def ics_calendar(name: str, fixtures: Iterable[Fixture], *, host: str = "rugby-tournaments",
-                 base_url: str = "", now: dt.datetime | None = None) -> str:
-    """An iCalendar document with one VEVENT per fixture that has a kick-off time."""
-    stamp = ics_time(now or timezone.now())
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{PRODID}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{ics_escape(name)}",
-    ]
-    for fixture in fixtures:
-        if fixture.kickoff is None:
+    The ``icalendar`` library escapes what RFC 5545 asks (backslash, semicolon, comma, line breaks); a name or
+    venue is one line anyway, so line breaks (a lone carriage return too) and other control characters become
+    spaces, and the invisible characters that reverse how text reads are dropped.
+    """
+    out = []
+    for char in value:
+        if char in BIDI_CONTROLS:
             continue
-        description = result_text(fixture)
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:fixture-{fixture.pk}@{host}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{ics_time(fixture.kickoff)}",
-            f"DTEND:{ics_time(fixture.kickoff + MATCH_DURATION)}",
-            f"SUMMARY:{ics_escape(fixture_title(fixture))}",
-        ]
+        out.append(" " if unicodedata.category(char) == "Cc" else char)
+    return " ".join("".join(out).split())
+
+
+def ics_calendar(name: str, fixtures: Iterable[Fixture], *, time_zone: str = "UTC", match_minutes: int | None = None,
+                 host: str = "rugby-tournaments", base_url: str = "", now: dt.datetime | None = None) -> str:
+    """An iCalendar document (built with the ``icalendar`` library) with one event per match that has a
+    kick-off: times in the tournament's zone (``TZID`` with its ``VTIMEZONE``), each event as long as a match
+    (``match_minutes``), a stable UID per fixture, the venue, the result once there is one, and cancelled
+    matches marked so."""
+    length = dt.timedelta(minutes=match_minutes) if match_minutes else MATCH_DURATION
+    tz = zone(time_zone)
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", calendar_text(name))
+    calendar.add("x-wr-timezone", tz.key)
+    stamp = (now or timezone.now()).astimezone(dt.UTC)
+    days = []
+    for fixture in fixtures:
+        if fixture.kickoff is None or BYE in (fixture.home_source, fixture.away_source):
+            continue
+        start = fixture.kickoff.astimezone(tz)
+        days.append(start.date())
+        event = icalendar.Event()
+        event.add("uid", f"fixture-{fixture.pk}@{calendar_text(host)}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", start)
+        event.add("dtend", start + length)
+        event.add("summary", calendar_text(fixture_title(fixture)))
         if fixture.venue:
-            lines.append(f"LOCATION:{ics_escape(fixture.venue)}")
+            event.add("location", calendar_text(fixture.venue))
+        description = result_text(fixture)
         if description:
-            lines.append(f"DESCRIPTION:{ics_escape(description)}")
+            event.add("description", description)
         if base_url:
-            lines.append(f"URL:{base_url}{fixture.pk}/")
-        lines.append("STATUS:CANCELLED" if fixture.status == Fixture.Status.CANCELLED else "STATUS:CONFIRMED")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(ics_fold(line) + "\r\n" for line in lines)
+            event.add("url", f"{base_url}{fixture.pk}/")
+        event.add("status", "CANCELLED" if fixture.status == Fixture.Status.CANCELLED else "CONFIRMED")
+        calendar.add_component(event)
+    if days:
+        # The zone's rules for the days the matches are on (a year either side), not for 1970-2038.
+        calendar.add_missing_timezones(first_date=min(days) - dt.timedelta(days=366),
+                                       last_date=max(days) + dt.timedelta(days=366))
+    return calendar.to_ical().decode("utf-8")
 
 
 # --- CSV ---------------------------------------------------------------------------------------------------------

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from league.formats import FORMATS
 from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
+from league.timezones import default_time_zone, zone_choices
 
 MAX_UPLOAD_BYTES = 1_000_000
 
@@ -45,11 +48,14 @@ class TournamentCreateForm(forms.Form):
     double_round_robin = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
     visibility = forms.ChoiceField(label=_("Visibility"), choices=Tournament.Visibility.choices,
                                    initial=Tournament.Visibility.PUBLIC)
+    time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Kick-offs are shown and entered in it."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = preset_choices()
         self.fields["ruleset"].choices = ruleset_choices()
+        self.fields["time_zone"].choices = zone_choices()
+        self.fields["time_zone"].initial = default_time_zone()
 
     def clean_slug(self):
         slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:60]
@@ -64,10 +70,21 @@ class TournamentCreateForm(forms.Form):
 class TournamentSettingsForm(forms.ModelForm):
     """The settings an organiser may change at any time."""
 
+    time_zone = forms.ChoiceField(label=_("Time zone"),
+                                  help_text=_("Kick-offs are shown and entered in it. Changing it keeps their local "
+                                              "times: 09:00 stays 09:00."))
+
     class Meta:
         model = Tournament
-        fields = ["name", "visibility", "status", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
-                  "losing_bonus_margin", "walkover_score", "walkover_tries"]
+        fields = ["name", "visibility", "status", "time_zone", "win_points", "draw_points", "loss_points",
+                  "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = zone_choices()
+        if self.instance.time_zone not in dict(choices):
+            choices.insert(0, (self.instance.time_zone, self.instance.time_zone))
+        self.fields["time_zone"].choices = choices
 
 
 class InviteOrganiserForm(forms.Form):
@@ -197,24 +214,97 @@ class DrawForm(forms.Form):
                               help_text=_("Leave empty for a new random seed; it is shown after the draw."))
 
 
-class FixturesForm(forms.Form):
-    """Generate the round-robin fixtures with dates, times and venues or tables."""
+def _pitch_list(text: str) -> list[str]:
+    pitches = [v.strip() for v in text.split(",") if v.strip()]
+    if len({p.casefold() for p in pitches}) != len(pitches):
+        raise forms.ValidationError(_("Each pitch or table may be named only once."))
+    return pitches
 
-    start_date = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    first_kickoff = forms.TimeField(label=_("First kick-off"), initial="14:00",
-                                    widget=forms.TimeInput(attrs={"type": "time"}))
-    slot_minutes = forms.IntegerField(label=_("Minutes per time slot"), min_value=1, max_value=24 * 60, initial=90)
-    days_between_rounds = forms.IntegerField(label=_("Days between rounds"), min_value=0, max_value=60, initial=7)
-    venues = forms.CharField(label=_("Venues or tables, separated by commas"), required=False,
-                             help_text=_("With more matches in a round than venues, the round is split into time "
+
+class SchedulePlanForm(forms.Form):
+    """How the days are laid out: first day and kick-off, minutes per match, change-over, days between rounds
+    (0 for a one-day festival), pitches or tables. Times are the tournament's local times."""
+
+    start_date = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                                 help_text=_("Leave empty to give pitches but no times yet."))
+    first_kickoff = forms.TimeField(label=_("First kick-off"), widget=forms.TimeInput(attrs={"type": "time"}))
+    slot_minutes = forms.IntegerField(label=_("Minutes per match"), min_value=1, max_value=24 * 60,
+                                      help_text=_("How long a match keeps a pitch, half-time included."))
+    changeover_minutes = forms.IntegerField(label=_("Change-over minutes"), min_value=0, max_value=24 * 60,
+                                            help_text=_("Time between two matches on a pitch."))
+    days_between_rounds = forms.IntegerField(label=_("Days between rounds"), min_value=0, max_value=365,
+                                             help_text=_("0: every round on the same day, one after another (a "
+                                                         "festival)."))
+    venues = forms.CharField(label=_("Pitches or tables, separated by commas"), required=False, max_length=2000,
+                             help_text=_("With more matches in a round than pitches, the round is split into time "
                                          "slots."))
-    double = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
+
+    @classmethod
+    def initial_for(cls, tournament: Tournament) -> dict:
+        """The form filled with the tournament's stored plan."""
+        return {"start_date": tournament.first_day, "first_kickoff": tournament.first_kickoff,
+                "slot_minutes": tournament.slot_minutes, "changeover_minutes": tournament.changeover_minutes,
+                "days_between_rounds": tournament.days_between_rounds,
+                "venues": ", ".join(tournament.pitches or [])}
 
     def clean_venues(self):
-        venues = [v.strip() for v in self.cleaned_data["venues"].split(",") if v.strip()]
-        if len(set(venues)) != len(venues):
-            raise forms.ValidationError(_("Each venue may be named only once."))
-        return venues
+        return _pitch_list(self.cleaned_data["venues"])
+
+    def plan(self) -> dict:
+        """The cleaned data as the schedule services' settings."""
+        data = self.cleaned_data
+        return {"first_day": data["start_date"], "first_kickoff": data["first_kickoff"],
+                "slot_minutes": data["slot_minutes"], "changeover_minutes": data["changeover_minutes"],
+                "days_between_rounds": data["days_between_rounds"], "pitches": data["venues"]}
+
+
+class FixturesForm(SchedulePlanForm):
+    """Generate the fixtures, timed by the plan of the days (stored for the fixtures made later)."""
+
+    double = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
+
+
+class MoveFixtureForm(forms.Form):
+    """Move one fixture: its day, kick-off (local time) and pitch."""
+
+    day = forms.DateField(label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}))
+    time = forms.TimeField(label=_("Kick-off"), widget=forms.TimeInput(attrs={"type": "time"}))
+    venue = forms.CharField(label=_("Pitch or table"), required=False, max_length=80,
+                            widget=forms.TextInput(attrs={"list": "pitches"}))
+    reason = forms.CharField(label=_("Reason (kept in the log)"), required=False, max_length=200)
+
+
+class PushForm(forms.Form):
+    """The day runs late: every later fixture of a day moves by some minutes."""
+
+    day = forms.ChoiceField(label=_("Day"))
+    after = forms.TimeField(label=_("Fixtures kicking off at or after"), widget=forms.TimeInput(attrs={"type": "time"}))
+    minutes = forms.IntegerField(label=_("Push back by (minutes)"), min_value=-12 * 60, max_value=12 * 60, initial=20,
+                                 help_text=_("A negative number brings them forward."))
+    reason = forms.CharField(label=_("Reason (kept in the log)"), required=False, max_length=200)
+
+    def __init__(self, *args, days=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["day"].choices = [(d.isoformat(), date_format(d, "l j F Y")) for d in days]
+
+    def clean_minutes(self):
+        if self.cleaned_data["minutes"] == 0:
+            raise forms.ValidationError(_("Give a number of minutes other than 0."))
+        return self.cleaned_data["minutes"]
+
+    def clean_day(self):
+        return datetime.date.fromisoformat(self.cleaned_data["day"])
+
+
+class SwapFixtureForm(forms.Form):
+    """Swap a fixture's kick-off and pitch with another fixture still to play."""
+
+    other = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+    reason = forms.CharField(label=_("Reason (kept in the log)"), required=False, max_length=200)
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["other"].choices = [("", "—"), *choices]
 
 
 def _number_field(label, **kwargs):

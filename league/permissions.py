@@ -20,6 +20,7 @@ database instead of checking row by row (a fixed number of queries whatever the 
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import permissions
 
@@ -135,6 +136,9 @@ def tournament_for(user, slug: str, *, edit: bool = False, cached: bool = False)
     ``NotFound`` when there is none or ``user`` may not see it (a draft's existence is not revealed);
     ``Forbidden`` when ``edit`` and ``user`` may see but not change it. ``cached``: the public pages' copy of
     the row (``league.cache.tournament_by_slug``: no query when it is cached).
+
+    The tournament's time zone becomes the current one, so the page shows and reads times in it
+    (``config.middleware.TimeZoneMiddleware`` puts the site's back after the request).
     """
     if cached:
         tournament = tournament_by_slug(slug)
@@ -144,4 +148,5 @@ def tournament_for(user, slug: str, *, edit: bool = False, cached: bool = False)
         raise NotFound(_("No such tournament."))
     if edit and not can_edit_tournament(user, tournament):
         raise Forbidden(EDIT_DENIED_MESSAGE)
+    timezone.activate(tournament.zone)
     return tournament

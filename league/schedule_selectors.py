@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
+from typing import cast
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -44,7 +45,7 @@ def dependencies(fixtures: Sequence[Fixture]) -> dict[int, frozenset[int]]:
     by_code = {f.code: f.pk for f in fixtures if f.code}
     by_pool: dict[str, list[int]] = defaultdict(list)
     for f in fixtures:
-        if f.pool_id is not None and f.stage == Fixture.Stage.POOL:
+        if f.pool is not None and f.stage == Fixture.Stage.POOL:
             by_pool[f.pool.name].append(f.pk)
     found: dict[int, frozenset[int]] = {}
     for f in fixtures:
@@ -82,7 +83,7 @@ def bookings(tournament: Tournament, fixtures: Iterable[Fixture], deps: dict[int
 
 def clash_message(clash: timetable.Clash, fixtures: dict[int, Fixture], tournament: Tournament) -> str:
     """A clash in words, naming the team or pitch, both fixtures and their local kick-offs."""
-    first, second = fixtures[int(clash.first.key)], fixtures[int(clash.second.key)]
+    first, second = fixtures[cast(int, clash.first.key)], fixtures[cast(int, clash.second.key)]
     values = {"first": fixture_title(first), "second": fixture_title(second),
               "first_time": short_label(clash.first.start, tournament.time_zone),
               "second_time": short_label(clash.second.start, tournament.time_zone),
@@ -116,7 +117,7 @@ def schedule_days(tournament: Tournament) -> list[dt.date]:
     tz = zone(tournament.time_zone)
     kickoffs = Fixture.objects.filter(tournament=tournament, kickoff__isnull=False).exclude(
         status=Fixture.Status.CANCELLED).values_list("kickoff", flat=True)
-    return sorted({k.astimezone(tz).date() for k in kickoffs})
+    return sorted({k.astimezone(tz).date() for k in kickoffs if k is not None})
 
 
 def schedule_changes(tournament: Tournament, limit: int = 50) -> list[ScheduleChange]:

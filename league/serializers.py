@@ -15,7 +15,7 @@ from rest_framework import serializers
 from engine import MANUAL, get_spec
 from league.brackets import source_label
 from league.formats import FORMATS
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
+from league.models import Entry, Fixture, Pool, Result, ResultChange, ScheduleChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
 from league.rulesets import ruleset_options_validate
 
@@ -65,9 +65,14 @@ class PresetOptionsSerializer(serializers.Serializer):
 
     start_date = serializers.DateField(required=False, help_text=_("Day of round 1, YYYY-MM-DD."))
     first_kickoff = serializers.TimeField(required=False, help_text=_("First kick-off of a day, HH:MM."))
-    slot_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60)
-    days_between_rounds = serializers.IntegerField(required=False, min_value=0, max_value=365)
-    venues = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=200)
+    slot_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60,
+                                            help_text=_("Minutes a match keeps a pitch."))
+    changeover_minutes = serializers.IntegerField(required=False, min_value=0, max_value=24 * 60,
+                                                  help_text=_("Minutes between two matches on a pitch."))
+    days_between_rounds = serializers.IntegerField(required=False, min_value=0, max_value=365,
+                                                   help_text=_("0: every round on the same day (a festival)."))
+    venues = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=100,
+                                   help_text=_("The pitches or tables."))
     draw = serializers.ChoiceField(choices=["seeded", "random"], required=False)
     draw_seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
     pools = serializers.IntegerField(required=False, min_value=1, max_value=64)
@@ -111,11 +116,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = [
             "slug", "name", "ruleset", "ruleset_options", "format", "format_options", "double_round_robin",
             "points_system", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
-            "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status",
+            "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status", "time_zone",
+            "first_day", "first_kickoff", "slot_minutes", "changeover_minutes", "days_between_rounds", "pitches",
             "draw_method", "draw_seed", "organisers", "can_edit", "version", "created_at",
             "preset", "teams", "preset_options",
         ]
-        read_only_fields = ["draw_method", "draw_seed", "version", "created_at"]
+        # The plan of the days changes through ``schedule/`` (which re-times the fixtures by it).
+        read_only_fields = ["draw_method", "draw_seed", "version", "created_at", "first_day", "first_kickoff",
+                            "slot_minutes", "changeover_minutes", "days_between_rounds", "pitches"]
         # Fixed after creation: changing them would not change the draw or fixtures already made.
         create_only_fields = ["slug", "ruleset", "format", "double_round_robin", "preset", "teams",
                               "preset_options"]
@@ -293,9 +301,15 @@ class _TeamCodeField(serializers.Field):
 
 
 class FixtureSerializer(serializers.ModelSerializer):
-    """A fixture: teams by code (or the description of a slot still to fill), kick-off, venue, result."""
+    """A fixture: teams by code (or the description of a slot still to fill), kick-off, venue, result.
+
+    The kick-off is given in the tournament's time zone (with its offset); a kick-off sent without an offset
+    is read in that zone too. A change of kick-off or venue is refused (409) if it makes a clash.
+    """
 
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    time_zone = serializers.CharField(source="tournament.time_zone", read_only=True,
+                                      help_text=_("The tournament's time zone: the kick-off's."))
     pool = serializers.SerializerMethodField(help_text=_("The pool's name; null for a knockout fixture."))
     home = _TeamCodeField(read_only=True, allow_null=True)
     away = _TeamCodeField(read_only=True, allow_null=True)
@@ -306,10 +320,22 @@ class FixtureSerializer(serializers.ModelSerializer):
     class Meta:
         model = Fixture
         fields = ["id", "tournament", "pool", "stage", "bracket", "round_number", "round_name", "code", "home",
-                  "away", "home_label", "away_label", "home_source", "away_source", "kickoff", "venue", "slot",
-                  "status", "result"]
+                  "away", "home_label", "away_label", "home_source", "away_source", "kickoff", "time_zone", "venue",
+                  "slot", "status", "result"]
         read_only_fields = ["stage", "bracket", "round_number", "code", "home_source", "away_source", "slot",
                             "status"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if isinstance(self.instance, Fixture):
+            # A kick-off without an offset is the tournament's local time.
+            self.fields["kickoff"].timezone = self.instance.tournament.zone
+
+    def to_representation(self, fixture):
+        data = super().to_representation(fixture)
+        if fixture.kickoff is not None:
+            data["kickoff"] = fixture.kickoff.astimezone(fixture.tournament.zone).isoformat()
+        return data
 
     def get_pool(self, fixture) -> str | None:
         # Not a CharField(source="pool.name", default=None): a PATCH (partial) skips a field's default,
@@ -486,4 +512,60 @@ class ResultChangeSerializer(serializers.ModelSerializer):
     class Meta:
         model = ResultChange
         fields = ["action", "old", "new", "reason", "changed_by", "changed_at"]
+        read_only_fields = fields
+
+
+class FixtureSwapSerializer(serializers.Serializer):
+    """Swap a fixture's kick-off and venue with another fixture of the same tournament."""
+
+    other = serializers.IntegerField(min_value=1, help_text=_("The id of the other fixture."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+class SchedulePlanSerializer(serializers.Serializer):
+    """The plan of the days; every fixture still to play is scheduled again by it (played ones stay)."""
+
+    first_day = serializers.DateField(required=False, allow_null=True, help_text=_("Day of round 1 (local)."))
+    first_kickoff = serializers.TimeField(required=False, help_text=_("First kick-off of a day, HH:MM (local)."))
+    slot_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60)
+    changeover_minutes = serializers.IntegerField(required=False, min_value=0, max_value=24 * 60)
+    days_between_rounds = serializers.IntegerField(required=False, min_value=0, max_value=365)
+    pitches = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=100)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+    def validate_first_day(self, value):
+        if value is not None and not 1900 <= value.year <= 2999:
+            raise serializers.ValidationError(_("Give a day between the years 1900 and 2999."))
+        return value
+
+
+class ScheduleResultSerializer(serializers.Serializer):
+    """How many fixtures a schedule change placed or moved."""
+
+    fixtures = serializers.IntegerField()
+
+
+class PushSerializer(serializers.Serializer):
+    """The day runs late: every fixture still to play on ``day`` from ``after`` on moves ``minutes`` later."""
+
+    day = serializers.DateField(help_text=_("The local day, YYYY-MM-DD."))
+    after = serializers.TimeField(help_text=_("Fixtures kicking off at or after this local time, HH:MM."))
+    minutes = serializers.IntegerField(min_value=-12 * 60, max_value=12 * 60,
+                                       help_text=_("Minutes later (negative: earlier); not 0."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+    def validate_minutes(self, value):
+        if value == 0:
+            raise serializers.ValidationError(_("Give a number of minutes other than 0."))
+        return value
+
+
+class ScheduleChangeSerializer(serializers.ModelSerializer):
+    """One change to the timetable: what, who, when, why, and each fixture's old and new kick-off and venue."""
+
+    changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = ScheduleChange
+        fields = ["action", "summary", "fixtures", "reason", "changed_by", "changed_at"]
         read_only_fields = fields

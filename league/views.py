@@ -17,17 +17,18 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import exports, forms, pages, selectors, services
-from league.errors import error_text, form_error
+from league import exports, forms, pages, schedule_selectors, selectors, services
+from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
 from league.models import Entry, Fixture, Result, team_code
 from league.permissions import tournament_for
 from league.templatetags.league_tags import side_name
+from league.timezones import local_datetime
 
 
 @require_GET
@@ -61,6 +62,7 @@ def tournament_calendar(request, slug):
     tournament = tournament_for(request.user, slug, cached=True)
     base = request.build_absolute_uri(reverse("league:tournament", args=[slug])) + "matches/"
     text = exports.ics_calendar(tournament.name, exports.tournament_fixtures(tournament),
+                                time_zone=tournament.time_zone, match_minutes=tournament.slot_minutes,
                                 host=request.get_host().split(":")[0], base_url=base)
     return _download(text, "text/calendar; charset=utf-8", f"{slug}.ics", attachment=False)
 
@@ -76,6 +78,7 @@ def team_calendar(request, slug, code):
     base = request.build_absolute_uri(reverse("league:tournament", args=[slug])) + "matches/"
     text = exports.ics_calendar(f"{tournament.name}: {entry.team.name}",
                                 exports.tournament_fixtures(tournament, entry),
+                                time_zone=tournament.time_zone, match_minutes=tournament.slot_minutes,
                                 host=request.get_host().split(":")[0], base_url=base)
     return _download(text, "text/calendar; charset=utf-8", f"{slug}-{entry.team.code.lower()}.ics",
                      attachment=False)
@@ -139,14 +142,14 @@ def tournament_new(request):
         data = form.cleaned_data
         common = {"name": data["name"], "slug": data["slug"], "user": request.user,
                   "visibility": data["visibility"], "ruleset": data["ruleset"],
-                  "points_system": data["points_system"]}
+                  "points_system": data["points_system"], "time_zone": data["time_zone"]}
         try:
             if data.get("preset"):
                 tournament = services.tournament_create_from_preset(
                     data["preset"], double=data["double_round_robin"], **common)
             else:
-                tournament = services.tournament_create(format=data["format"],
-                                                        double_round_robin=data["double_round_robin"], **common)
+                tournament = services.tournament_create_blank(format=data["format"],
+                                                              double_round_robin=data["double_round_robin"], **common)
         except ValidationError as exc:
             form_error(form, exc)
         else:
@@ -163,7 +166,7 @@ def manage_settings(request, slug):
     form = forms.TournamentSettingsForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            services.tournament_update(tournament=tournament,
+            services.tournament_update(tournament=tournament, user=request.user,
                                        **{name: form.cleaned_data[name] for name in form.Meta.fields})
         except ValidationError as exc:
             form_error(form, exc)
@@ -274,15 +277,17 @@ def manage_fixtures(request, slug):
     """Generate the fixtures the format needs: round robins with dates, kick-off times and venues, brackets,
     the next Swiss round or the solo attempts."""
     tournament = tournament_for(request.user, slug, edit=True)
-    form = forms.FixturesForm(request.POST or None, initial={"double": tournament.double_round_robin})
+    form = forms.FixturesForm(request.POST or None, initial={**forms.SchedulePlanForm.initial_for(tournament),
+                                                             "double": tournament.double_round_robin})
     if request.method == "POST" and form.is_valid():
         try:
             services.fixtures_generate(tournament=tournament, user=request.user, **form.cleaned_data)
         except ValidationError as exc:
             form_error(form, exc)
         else:
-            messages.success(request, _("Fixtures generated."))
-            return redirect("league:manage_results", slug=slug)
+            messages.success(request, _("Fixtures generated. Here is their schedule: move, swap or push them "
+                                        "back here."))
+            return redirect("league:manage_schedule", slug=slug)
     return render(request, "league/manage_form.html", {
         "tournament": tournament, "form": form, "title": _("Generate fixtures"), "submit": _("Generate fixtures"),
         "intro": _(format_of(tournament).fixtures_intro)})
@@ -396,3 +401,106 @@ def manage_withdraw(request, slug, entry_pk):
     return render(request, "league/manage_form.html", {
         "tournament": tournament, "form": form, "title": _("Withdraw %(team)s") % {"team": entry.team.name},
         "submit": _("Withdraw"), "intro": _("Its remaining fixtures become walkovers to its opponents.")})
+
+
+# --- organiser: the schedule ------------------------------------------------------------------------------------------
+
+
+def _schedule_days(tournament) -> list[dict]:
+    """The fixtures grouped by local day, each day's in kick-off order (undated ones last)."""
+    return pages.group_days(pages.fixtures(tournament))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_schedule(request, slug):
+    """The day's schedule on one page: every fixture by day with a "Move" link, "the day runs late" (push the
+    later fixtures back), the plan of the days (re-time everything still to play), clashes and the log."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    action = request.POST.get("action") if request.method == "POST" else None
+    days = schedule_selectors.schedule_days(tournament)
+    plan_form = forms.SchedulePlanForm(request.POST if action == "plan" else None,
+                                       initial=forms.SchedulePlanForm.initial_for(tournament), prefix="plan")
+    push_form = forms.PushForm(request.POST if action == "push" else None, days=days, prefix="push",
+                               initial={"day": _default_push_day(days, tournament)})
+    if action == "plan" and plan_form.is_valid():
+        try:
+            count = services.schedule_retime(tournament=tournament, user=request.user, **plan_form.plan())
+        except ValidationError as exc:
+            form_error(plan_form, exc)
+        else:
+            messages.success(request, _("%(count)s fixtures scheduled.") % {"count": count})
+            return redirect("league:manage_schedule", slug=slug)
+    elif action == "push" and push_form.is_valid():
+        data = push_form.cleaned_data
+        try:
+            count = services.fixtures_push(tournament=tournament, day=data["day"], after=data["after"],
+                                           minutes=data["minutes"], user=request.user, reason=data["reason"])
+        except ValidationError as exc:
+            form_error(push_form, exc)
+        else:
+            messages.success(request, _("%(count)s fixtures moved by %(minutes)s minutes.") % {
+                "count": count, "minutes": data["minutes"]})
+            return redirect("league:manage_schedule", slug=slug)
+    elif action is not None and action not in ("plan", "push"):
+        messages.error(request, _("Choose one of the forms below."))
+    return render(request, "league/manage_schedule.html", {
+        "tournament": tournament, "days": _schedule_days(tournament), "plan_form": plan_form,
+        "push_form": push_form, "clashes": schedule_selectors.schedule_clashes(tournament),
+        "changes": schedule_selectors.schedule_changes(tournament, limit=10), "open_plan": action == "plan"})
+
+
+def _default_push_day(days, tournament):
+    """Today if the tournament plays today, else its first day with fixtures."""
+    today = timezone.localdate(timezone=tournament.zone)
+    return (today if today in days else days[0]).isoformat() if days else None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_schedule_fixture(request, slug, pk):
+    """Move one fixture (day, kick-off, pitch) or swap it with another; a clash is refused, naming it."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    fixture = get_object_or_404(Fixture.objects.select_related("pool", "home__team", "away__team", "result"),
+                                tournament=tournament, pk=pk)
+    action = request.POST.get("action") if request.method == "POST" else None
+    local = timezone.localtime(fixture.kickoff, tournament.zone) if fixture.kickoff else None
+    move_form = forms.MoveFixtureForm(request.POST if action == "move" else None, prefix="move", initial={
+        "day": local.date() if local else tournament.first_day, "time": local.time() if local else None,
+        "venue": fixture.venue})
+    others = [f for f in pages.fixtures(tournament)
+              if f.pk != fixture.pk and schedule_selectors.is_open(f) and f.kickoff is not None]
+    swap_form = forms.SwapFixtureForm(request.POST if action == "swap" else None, prefix="swap", choices=[
+        (f.pk, f"{timezone.localtime(f.kickoff, tournament.zone):%a %H:%M}"
+               f"{' · ' + f.venue if f.venue else ''} · {exports.fixture_title(f)}") for f in others])
+    done = None
+    if action == "move" and move_form.is_valid():
+        data = move_form.cleaned_data
+        try:
+            kickoff = local_datetime(tournament.time_zone, data["day"], data["time"])
+            services.fixture_move(fixture=fixture, kickoff=kickoff, venue=data["venue"], user=request.user,
+                                  reason=data["reason"])
+        except ValidationError as exc:
+            form_error(move_form, exc)
+        else:
+            done = _("%(fixture)s moved.") % {"fixture": exports.fixture_title(fixture)}
+    elif action == "swap" and swap_form.is_valid():
+        other = next((f for f in others if f.pk == swap_form.cleaned_data["other"]), None)
+        try:
+            if other is None:
+                raise DomainError({"other": [_("Choose a fixture still to play.")]})
+            services.fixtures_swap(first=fixture, second=other, user=request.user,
+                                   reason=swap_form.cleaned_data["reason"])
+        except ValidationError as exc:
+            form_error(swap_form, exc)
+        else:
+            done = _("%(first)s and %(second)s swapped.") % {"first": exports.fixture_title(fixture),
+                                                              "second": exports.fixture_title(other)}
+    elif action is not None and action not in ("move", "swap"):
+        messages.error(request, _("Choose one of the forms below."))
+    if done:
+        messages.success(request, done)
+        return redirect(reverse("league:manage_schedule", args=[slug]) + f"#fixture-{fixture.pk}")
+    return render(request, "league/manage_schedule_fixture.html", {
+        "tournament": tournament, "fixture": fixture, "move_form": move_form, "swap_form": swap_form,
+        "played": exports.result_of(fixture) is not None, "pitches": tournament.pitches or []})

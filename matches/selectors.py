@@ -3,9 +3,12 @@ matches of a tournament. Who holds a seat and who may watch is ``matches.permiss
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from collections.abc import Iterable
+
+from django.db.models import Prefetch, Q, QuerySet
 
 from engine.core import SEAT_NAMES, GameState
+from league.models import Fixture
 from matches.models import Match, MatchSeat
 
 # How many commentary lines a page shows (the API gives any range with ?events_from=).
@@ -110,3 +113,16 @@ def live_matches(tournament) -> QuerySet:
     """Live matches of a tournament, most recently active first (for the "live now" list)."""
     return match_queryset().filter(fixture__tournament=tournament, status=Match.Status.LIVE).order_by(
         "-updated_at")
+
+
+def solo_attempts_to_start(entry_ids: Iterable[int]) -> list[Fixture]:
+    """The solo attempts these entries may start themselves: fixtures of a solo game played on the site, theirs,
+    with no result and no match being played or played (an abandoned one may be started again)."""
+    ids = list(entry_ids)
+    if not ids:
+        return []
+    fixtures = (Fixture.objects.filter(home_id__in=ids, result__isnull=True)
+                .exclude(status=Fixture.Status.CANCELLED)
+                .filter(Q(match__isnull=True) | Q(match__status=Match.Status.ABANDONED))
+                .select_related("tournament", "home__team").order_by("tournament_id", "round_number", "pk")[:50])
+    return [f for f in fixtures if f.tournament.spec.playable and f.tournament.spec.solo]

@@ -182,9 +182,11 @@ def _new_seed() -> int:
     return secrets.randbits(62)
 
 
-def _seat_from_entry(entry) -> dict:
+def _seat_from_entry(entry, *, person: bool = False) -> dict:
+    """The seat of an entry: a person's when it has a player (or ``person``: someone plays it at the site,
+    e.g. a solo entrant), else the computer's at the entry's level."""
     name = entry.team.name + (f" ({entry.player_name})" if entry.player_name else "")
-    if entry.player_id or entry.player_name:
+    if entry.player_id or entry.player_name or person:
         return {"kind": MatchSeat.Kind.PERSON, "user": entry.player, "name": name, "entry": entry}
     return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": entry.computer_level or "aware",
             "name": name, "entry": entry}
@@ -234,7 +236,35 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
 
     Seats follow the entries: an entry with a player (an account or just a name) is a person's seat,
     joined with the seat's code or the entry's pass; otherwise the computer plays it at the entry's level.
+    A solo game's player is always a person (the computer alone would be a simulation): they join with
+    their pass code.
     """
+    return _start_for_fixture(fixture=fixture, user=user, seed=seed, options=options)
+
+
+@transaction.atomic
+def match_start_solo_attempt(*, fixture, entry_ids, user=None, seed: int | None = None) -> Match:
+    """A solo player starts one of their own attempts (the entry is theirs by its pass code in their
+    session, ``entry_ids``, or as its player); returns the attempt's match if it has started already.
+
+    Refused when the tournament's rule set is not a solo game played on the site, when the attempt is
+    someone else's or has a result, and while another attempt of theirs is being played.
+    """
+    fixture = Fixture.objects.select_related("tournament").get(pk=fixture.pk)
+    spec = fixture.tournament.spec
+    if not (spec.playable and spec.solo):
+        raise DomainError("Only a solo game played on the site can be started by its player.")
+    if fixture.home_id is None or fixture.home_id not in set(entry_ids):
+        raise DomainError("This attempt is not yours: enter the code from your own sheet.", code="forbidden")
+    live = Match.objects.filter(fixture__home_id=fixture.home_id, fixture__tournament=fixture.tournament_id,
+                                status=Match.Status.LIVE).exclude(fixture=fixture).first()
+    if live is not None:
+        raise DomainError("Finish the attempt you are playing first.", code="conflict",
+                          data={"match": live.pk})
+    return _start_for_fixture(fixture=fixture, user=user, seed=seed, options=None)
+
+
+def _start_for_fixture(*, fixture, user, seed, options) -> Match:
     fixture = Fixture.objects.select_for_update(of=("self",)).select_related(
         "tournament", "home__team", "away__team", "home__player", "away__player").get(pk=fixture.pk)
     existing = Match.objects.filter(fixture=fixture).first()
@@ -254,10 +284,10 @@ def match_start_for_fixture(*, fixture, user=None, seed: int | None = None, opti
     if Result.objects.filter(fixture=fixture).exists():
         raise DomainError("This fixture already has a result.")
     merged = {**(tournament.ruleset_options or {}), **(options or {})}
-    seats: list[dict | None] = [_seat_from_entry(fixture.home),
+    seats: list[dict | None] = [_seat_from_entry(fixture.home, person=solo),
                                 _seat_from_entry(fixture.away) if fixture.away_id else None]
     for entry in (fixture.home, fixture.away):
-        if entry is not None and (entry.player_id or entry.player_name):
+        if entry is not None and (entry.player_id or entry.player_name or solo):
             EntryPass.objects.get_or_create(entry=entry)
     match = _create(ruleset=tournament.ruleset, options=merged, seed=seed, seats=seats, fixture=fixture, user=user)
     if match.status == Match.Status.LIVE:

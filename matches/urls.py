@@ -12,6 +12,7 @@ urlpatterns = [
     path("mine/", views.my_matches, name="mine"),
     path("new/", views.new_friendly, name="new"),
     path("fixture/<int:fixture_pk>/start/", views.start_fixture, name="start-fixture"),
+    path("attempt/<int:fixture_pk>/start/", views.start_attempt, name="start-attempt"),
     path("tournament/<slug:slug>/passes/", views.tournament_passes, name="passes"),
     path("tournament/<slug:slug>/live/", views.live_now, name="live-now"),
     path("tournament/<slug:slug>/simulation/", simulation_views.simulation_progress, name="simulation-progress"),

@@ -27,6 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine import get_ruleset, rulesets
@@ -110,8 +111,12 @@ def _sign_in_with(request, found) -> str:
         for seat in live.seats.filter(entry_id=found.entry_id):
             services.seat_join(seat=seat, user=request.user)
         return f"/matches/{live.pk}/"
-    messages.info(request, f"You are signed in as {found.entry.team.name}. Your match is not live yet: "
-                           "come back to this page when the organiser starts it.")
+    if selectors.solo_attempts_to_start([found.entry_id]):
+        messages.info(request, _("You are signed in as %(name)s. Start your attempt when you are ready.")
+                      % {"name": found.entry.team.name})
+        return "/matches/mine/"
+    messages.info(request, _("You are signed in as %(name)s. Your match is not live yet: come back to this page "
+                             "when the organiser starts it.") % {"name": found.entry.team.name})
     return "/matches/mine/"
 
 
@@ -154,7 +159,35 @@ def my_matches(request):
     if request.user.is_authenticated:
         cond |= Q(seats__user=request.user) | Q(seats__entry__player=request.user)
     matches = list(qs.filter(cond).distinct()[:50])
-    return render(request, "matches/mine.html", {"matches": matches})
+    attempts = selectors.solo_attempts_to_start(_held_entries(request))
+    return render(request, "matches/mine.html", {"matches": matches, "attempts": attempts})
+
+
+def _held_entries(request) -> set[int]:
+    """The entries this browser plays: by pass code in the session, or as the signed-in player."""
+    held = set(request.session.get(permissions.SESSION_ENTRIES, []))
+    if request.user.is_authenticated:
+        held.update(request.user.entries.values_list("pk", flat=True))
+    return held
+
+
+@require_POST
+def start_attempt(request, fixture_pk):
+    """A solo player starts one of their own attempts and goes to its page."""
+    fixture = get_object_or_404(Fixture, pk=fixture_pk)
+    try:
+        match = services.match_start_solo_attempt(fixture=fixture, entry_ids=_held_entries(request),
+                                                  user=request.user)
+    except ValidationError as exc:
+        if getattr(exc, "data", {}).get("match"):
+            messages.info(request, error_text(exc))
+            return redirect("matches:play", pk=exc.data["match"])
+        messages.error(request, error_text(exc))
+        return redirect("matches:mine")
+    if match.status == Match.Status.LIVE:
+        for seat in match.seats.filter(entry_id=fixture.home_id):
+            services.seat_join(seat=seat, user=request.user)
+    return redirect("matches:play", pk=match.pk)
 
 
 # ---- play ----------------------------------------------------------------------------------------

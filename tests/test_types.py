@@ -21,7 +21,8 @@ CHECKS = {
     "engine": ["--strict", "engine"],
     # The write and read APIs of the apps, and the errors, hooks and permissions they raise and use.
     "services and selectors": [
-        "league/services", "league/selectors.py", "league/format_selectors.py", "league/errors.py",
+        "league/services", "league/selectors.py", "league/format_selectors.py", "league/schedule_selectors.py",
+        "league/timetable.py", "league/timezones.py", "league/errors.py",
         "league/hooks.py", "league/rulesets.py", "matches/services.py", "matches/selectors.py",
         "matches/permissions.py", "matches/workers.py",
     ],

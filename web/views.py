@@ -171,9 +171,19 @@ def fixture_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     fixture = get_object_or_404(Fixture.objects.select_related(*related), tournament=tournament, pk=pk)
     can_edit = can_edit_tournament(request.user, tournament)
     changes = list(fixture.result_changes.select_related("changed_by")) if can_edit else []
+    match = _fixture_match(fixture)
     return render(request, "web/fixture_detail.html", {
-        "tournament": tournament, "fixture": fixture, "match": _fixture_match(fixture), "can_edit": can_edit,
-        "changes": changes})
+        "tournament": tournament, "fixture": fixture, "match": match, "can_edit": can_edit, "changes": changes,
+        "can_play_online": can_edit and match is None and _playable_online(tournament, fixture)})
+
+
+def _playable_online(tournament: Tournament, fixture: Fixture) -> bool:
+    """The fixture can be played on the site now: the rule set has an engine, the sides its people play
+    (both for a duel, the player's for a solo game) are known, and there is no result yet."""
+    spec = tournament.spec
+    sides = (fixture.home_id, fixture.away_id)
+    return (spec.playable and all(sides[seat] is not None for seat in spec.person_seats)
+            and exports.result_of(fixture) is None and fixture.status != Fixture.Status.CANCELLED)
 
 
 # --- the organiser's dashboard and simulation ------------------------------------------------------------------------

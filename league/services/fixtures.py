@@ -66,7 +66,7 @@ def fixtures_generate_round_robin(
         entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
         if not pools or not entries:
             raise DomainError("Put the teams in pools before generating fixtures.")
-        fixtures = []
+        fixtures: list[Fixture] = []
         for pool in pools:
             rounds = scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
             for rnd in rounds:

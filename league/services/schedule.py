@@ -18,7 +18,7 @@ import datetime as dt
 import unicodedata
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -151,11 +151,11 @@ def _round_order(fixtures: list[Fixture]) -> list[Fixture]:
     pools: dict[Any, list[Fixture]] = defaultdict(list)
     others = []
     for f in fixtures:
-        if f.stage == Fixture.Stage.POOL and f.pool_id is not None:
+        if f.stage == Fixture.Stage.POOL and f.pool is not None:
             pools[(f.pool.order, f.pool.name)].append(f)
         else:
             others.append(f)
-    interleaved = []
+    interleaved: list[Fixture] = []
     lists = [sorted(group, key=lambda f: (f.slot, f.pk)) for _key, group in sorted(pools.items())]
     for index in range(max((len(g) for g in lists), default=0)):
         interleaved.extend(g[index] for g in lists if index < len(g))
@@ -186,7 +186,7 @@ def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -
     by_pk = {f.pk: f for f in fixtures}
     changed = []
     for booking, slot in placed:
-        f = by_pk[int(booking.key)]
+        f = by_pk[cast(int, booking.key)]
         if f.pk in to_place:
             f.kickoff = booking.start if tournament.first_day else None
             f.venue = str(booking.pitch) if booking.pitch is not None else ""
@@ -195,7 +195,7 @@ def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -
             changed.append(f)
     starts_of = defaultdict(list)
     for booking, _slot in placed:
-        starts_of[by_pk[int(booking.key)].round_number].append(booking.start)
+        starts_of[by_pk[cast(int, booking.key)].round_number].append(booking.start)
     for number, group in byes.items():
         for f in group:  # a bye "happens" when its round starts
             f.kickoff = min(starts_of[number]) if tournament.first_day and starts_of[number] else None
