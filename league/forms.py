@@ -48,7 +48,8 @@ class TournamentCreateForm(forms.Form):
     double_round_robin = forms.BooleanField(label=_("Double round robin (home and away)"), required=False)
     visibility = forms.ChoiceField(label=_("Visibility"), choices=Tournament.Visibility.choices,
                                    initial=Tournament.Visibility.PUBLIC)
-    time_zone = forms.ChoiceField(label=_("Time zone"), help_text=_("Kick-offs are shown and entered in it."))
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False,
+                                  help_text=_("Kick-offs are shown and entered in it."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -56,6 +57,9 @@ class TournamentCreateForm(forms.Form):
         self.fields["ruleset"].choices = ruleset_choices()
         self.fields["time_zone"].choices = zone_choices()
         self.fields["time_zone"].initial = default_time_zone()
+
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or default_time_zone()
 
     def clean_slug(self):
         slug = self.cleaned_data.get("slug") or slugify(self.data.get("name", ""))[:60]
@@ -70,7 +74,7 @@ class TournamentCreateForm(forms.Form):
 class TournamentSettingsForm(forms.ModelForm):
     """The settings an organiser may change at any time."""
 
-    time_zone = forms.ChoiceField(label=_("Time zone"),
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False,
                                   help_text=_("Kick-offs are shown and entered in it. Changing it keeps their local "
                                               "times: 09:00 stays 09:00."))
 
@@ -85,6 +89,9 @@ class TournamentSettingsForm(forms.ModelForm):
         if self.instance.time_zone not in dict(choices):
             choices.insert(0, (self.instance.time_zone, self.instance.time_zone))
         self.fields["time_zone"].choices = choices
+
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or self.instance.time_zone
 
 
 class InviteOrganiserForm(forms.Form):
@@ -231,7 +238,7 @@ class SchedulePlanForm(forms.Form):
     slot_minutes = forms.IntegerField(label=_("Minutes per match"), min_value=1, max_value=24 * 60,
                                       help_text=_("How long a match keeps a pitch, half-time included."))
     changeover_minutes = forms.IntegerField(label=_("Change-over minutes"), min_value=0, max_value=24 * 60,
-                                            help_text=_("Time between two matches on a pitch."))
+                                            required=False, help_text=_("Time between two matches on a pitch."))
     days_between_rounds = forms.IntegerField(label=_("Days between rounds"), min_value=0, max_value=365,
                                              help_text=_("0: every round on the same day, one after another (a "
                                                          "festival)."))

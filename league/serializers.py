@@ -110,6 +110,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text=_("With a preset: the teams, by code or name, in seed order."))
     preset_options = PresetOptionsSerializer(required=False, write_only=True,
                                              help_text=_("With a preset: its further options."))
+    first_kickoff = serializers.SerializerMethodField(help_text=_("First kick-off of a day, HH:MM (local)."))
 
     class Meta:
         model = Tournament
@@ -146,6 +147,9 @@ class TournamentSerializer(serializers.ModelSerializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = sorted(FORMATS)
+
+    def get_first_kickoff(self, tournament) -> str:
+        return tournament.first_kickoff.strftime("%H:%M")
 
     def get_can_edit(self, tournament) -> bool:
         request = self.context.get("request")

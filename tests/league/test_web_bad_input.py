@@ -518,9 +518,12 @@ def _bad_gets(world) -> list[str]:
         "/t/others/manage/fixtures/", "/t/others/manage/players/", "/t/others/manage/results/",
         "/t/others/manage/results/import/", f"/t/cup/manage/results/{HUGE}/",
         f"/t/cup/manage/results/{world['others_fixture'].pk}/", "/t/others/manage/simulate/",
+        "/t/others/manage/schedule/", "/t/nope/manage/schedule/", f"/t/cup/manage/schedule/{HUGE}/",
+        f"/t/cup/manage/schedule/{world['others_fixture'].pk}/", f"/t/others/manage/schedule/{fixture}/",
         "/t/cup/manage/publish/",  # a GET to a POST-only page
         "/matches/join/nonsense/", "/matches/join/" + "A" * 300 + "/", "/matches/join/%00%00%00%00%00%00%00%00/",
-        "/matches/mine/", f"/matches/fixture/{fixture}/start/", "/matches/tournament/nope/passes/",
+        "/matches/mine/", f"/matches/fixture/{fixture}/start/", f"/matches/attempt/{fixture}/start/",
+        f"/matches/attempt/{HUGE}/start/", "/matches/tournament/nope/passes/",
         "/matches/tournament/others/passes/", "/matches/tournament/nope/live/", "/matches/tournament/draft/live/",
         "/matches/tournament/nope/simulation/", "/matches/tournament/nope/odds/",
         "/matches/tournament/cup/simulation/?run=abc", "/matches/tournament/cup/odds/?team=%00",
