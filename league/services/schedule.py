@@ -226,9 +226,12 @@ def schedule_retime(*, tournament: Tournament, user: Any = None, reason: str = "
     """Store the plan's ``settings`` (first day, first kick-off, minutes per match, change-over, days between
     rounds, pitches) and re-time every fixture still to play by it; fixtures played or being played stay
     where they were and the others are placed after them. Returns how many fixtures were placed."""
+    caller = tournament
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         schedule_settings_save(tournament=tournament, **settings)
+        for name in SETTINGS_FIELDS:  # the caller's copy shows the plan it asked for
+            setattr(caller, name, getattr(tournament, name))
         everything = _all_fixtures(tournament)
         before = {f.pk: _where(f) for f in everything}
         to_place = {f.pk for f in everything if is_open(f) or (is_bye(f) and result_of(f) is None)}
