@@ -1,0 +1,202 @@
+"""The organiser's schedule pages and the schedule API: moves, swaps, pushes and the plan of the days; bad input
+is a form error or a 400/404/409 with a message, never a 500, and changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from league.models import Fixture, ScheduleChange
+from league.services import tournament_create_from_preset as preset_run
+from tests.league.test_web_bad_input import database_digest
+
+pytestmark = pytest.mark.django_db
+
+SAST = ZoneInfo("Africa/Johannesburg")
+DAY = dt.date(2026, 6, 13)
+
+
+@pytest.fixture
+def fest(organiser):
+    return preset_run("pools_knockout", name="Festival", slug="fest", user=organiser,
+                      teams=["FRA", "NZL", "IRE", "RSA", "ENG", "ARG", "WAL", "FIJ"], pools=2, start_date=DAY,
+                      venues=["Pitch 1", "Pitch 2"], time_zone="Africa/Johannesburg")
+
+
+@pytest.fixture
+def org_client(organiser):
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def api(organiser):
+    client = APIClient()
+    client.force_authenticate(organiser)
+    return client
+
+
+def first_pool(tournament):
+    return Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL).order_by("kickoff", "venue")
+
+
+def local(fixture):
+    fixture.refresh_from_db()
+    return fixture.kickoff.astimezone(SAST).strftime("%H:%M")
+
+
+# --- pages ---------------------------------------------------------------------------------------------------
+
+
+def test_schedule_page_lists_the_day_in_local_time(org_client, fest, django_assert_max_num_queries):
+    url = reverse("league:manage_schedule", args=["fest"])
+    with django_assert_max_num_queries(20):
+        response = org_client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Times are in Africa/Johannesburg." in html and "09:00 SAST" in html
+    assert html.count("Move or swap") == Fixture.objects.filter(tournament=fest).count()
+
+
+def test_move_page_moves_and_refuses_a_clash_on_the_form(org_client, fest):
+    a, b = first_pool(fest)[:2]
+    url = reverse("league:manage_schedule_fixture", args=["fest", b.pk])
+    assert org_client.get(url).status_code == 200
+    response = org_client.post(url, {"action": "move", "move-day": DAY.isoformat(), "move-time": "09:00",
+                                     "move-venue": "Pitch 3", "move-reason": "pitch 2 flooded"})
+    assert response.status_code == 302
+    assert local(b) == "09:00" and b.venue == "Pitch 3"
+    assert ScheduleChange.objects.get(tournament=fest).reason == "pitch 2 flooded"
+    # The same pitch at an overlapping time: refused, named, nothing stored.
+    before = database_digest()
+    response = org_client.post(url, {"action": "move", "move-day": DAY.isoformat(), "move-time": a.kickoff.astimezone(
+        SAST).strftime("%H:%M"), "move-venue": a.venue})
+    html = response.content.decode()
+    assert response.status_code == 200 and "would be double-booked" in html and a.venue in html
+    assert database_digest() == before
+
+
+@pytest.mark.parametrize("data", [
+    {"action": "move"},
+    {"action": "move", "move-day": "13/06/2026", "move-time": "25:00"},
+    {"action": "move", "move-day": "0001-01-01", "move-time": "10:00"},
+    {"action": "move", "move-day": "2026-06-13", "move-time": "10:00", "move-venue": "x" * 200},
+    {"action": "swap", "swap-other": "abc"},
+    {"action": "swap", "swap-other": "999999999999999999999"},
+    {"action": "teleport"},
+])
+def test_bad_moves_are_form_errors(org_client, fest, data):
+    fixture = first_pool(fest).first()
+    before = database_digest()
+    response = org_client.post(reverse("league:manage_schedule_fixture", args=["fest", fixture.pk]), data)
+    assert response.status_code in (200, 302)
+    assert database_digest() == before
+
+
+@pytest.mark.parametrize("data", [
+    {"action": "push", "push-day": DAY.isoformat(), "push-after": "12:00", "push-minutes": "0"},
+    {"action": "push", "push-day": DAY.isoformat(), "push-after": "12:00", "push-minutes": "abc"},
+    {"action": "push", "push-day": "2030-01-01", "push-after": "12:00", "push-minutes": "20"},
+    {"action": "push", "push-day": DAY.isoformat(), "push-after": "23:59", "push-minutes": "20"},
+    {"action": "push", "push-day": DAY.isoformat(), "push-after": "12:00", "push-minutes": "-300"},
+    {"action": "plan", "plan-first_kickoff": "9am", "plan-slot_minutes": "0", "plan-days_between_rounds": "-1"},
+    {"action": "plan", "plan-first_kickoff": "09:00", "plan-slot_minutes": "30", "plan-days_between_rounds": "0",
+     "plan-venues": "P1, p1"},
+])
+def test_bad_pushes_and_plans_are_form_errors(org_client, fest, data):
+    before = database_digest()
+    response = org_client.post(reverse("league:manage_schedule", args=["fest"]), data)
+    assert response.status_code == 200
+    assert b"errorlist" in response.content
+    assert database_digest() == before
+
+
+def test_push_page_pushes_the_afternoon(org_client, fest):
+    knockouts = list(Fixture.objects.filter(tournament=fest, stage=Fixture.Stage.KNOCKOUT))
+    before = {f.pk: f.kickoff for f in knockouts}
+    first_ko = min(before.values()).astimezone(SAST).strftime("%H:%M")
+    response = org_client.post(reverse("league:manage_schedule", args=["fest"]), {
+        "action": "push", "push-day": DAY.isoformat(), "push-after": first_ko, "push-minutes": "20"})
+    assert response.status_code == 302
+    for f in knockouts:
+        f.refresh_from_db()
+        assert f.kickoff - before[f.pk] == dt.timedelta(minutes=20)
+    page = org_client.get(reverse("league:manage_schedule", args=["fest"])).content.decode()
+    assert "moved by +20 minutes" in page
+
+
+def test_strangers_cannot_see_or_change_the_schedule(fest, django_user_model):
+    stranger = Client()
+    stranger.force_login(django_user_model.objects.create_user("stranger", password="pw"))
+    fixture = first_pool(fest).first()
+    assert stranger.get(reverse("league:manage_schedule", args=["fest"])).status_code == 403
+    assert stranger.post(reverse("league:manage_schedule_fixture", args=["fest", fixture.pk]),
+                         {"action": "move", "move-day": DAY.isoformat(), "move-time": "18:00"}).status_code == 403
+
+
+# --- API -----------------------------------------------------------------------------------------------------
+
+
+def test_api_fixture_times_are_local_and_a_naive_kickoff_is_local(api, fest):
+    fixture = Fixture.objects.get(tournament=fest, code="F")  # nothing comes after the final
+    data = api.get(f"/api/fixtures/{fixture.pk}/").json()
+    assert data["time_zone"] == "Africa/Johannesburg" and data["kickoff"].endswith("+02:00")
+    response = api.patch(f"/api/fixtures/{fixture.pk}/", {"kickoff": "2026-06-13T19:00:00", "venue": "Pitch 9"},
+                         format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["kickoff"] == "2026-06-13T19:00:00+02:00"
+    assert local(fixture) == "19:00"
+    assert ScheduleChange.objects.filter(tournament=fest, action="move").count() == 1
+
+
+def test_api_clash_is_a_409_naming_it(api, fest):
+    a, b = first_pool(fest)[:2]
+    before = database_digest()
+    response = api.patch(f"/api/fixtures/{b.pk}/", {"kickoff": a.kickoff.isoformat(), "venue": a.venue},
+                         format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "clash" and "double-booked" in response.json()["detail"]
+    assert database_digest() == before
+
+
+def test_api_swap_push_plan_and_history(api, fest, client):
+    a, b = first_pool(fest)[:2]
+    response = api.post(f"/api/fixtures/{a.pk}/swap/", {"other": b.pk}, format="json")
+    assert response.status_code == 200 and len(response.json()) == 2
+    assert api.post(f"/api/fixtures/{a.pk}/swap/", {"other": 10**9}, format="json").status_code == 404
+    assert api.post(f"/api/fixtures/{a.pk}/swap/", {"other": "x"}, format="json").status_code == 400
+    response = api.post("/api/tournaments/fest/push/", {"day": DAY.isoformat(), "after": "12:00", "minutes": 20},
+                        format="json")
+    assert response.status_code == 200 and response.json()["fixtures"] > 0
+    assert api.post("/api/tournaments/fest/push/", {"day": DAY.isoformat(), "after": "12:00", "minutes": 0},
+                    format="json").status_code == 400
+    response = api.post("/api/tournaments/fest/schedule/", {
+        "first_day": "2026-06-20", "first_kickoff": "10:00", "slot_minutes": 20, "changeover_minutes": 5,
+        "pitches": ["A", "B", "C"]}, format="json")
+    assert response.status_code == 200, response.json()
+    assert {f.kickoff.astimezone(SAST).date() for f in Fixture.objects.filter(tournament=fest)} == {
+        dt.date(2026, 6, 20)}
+    assert api.post("/api/tournaments/fest/schedule/", {"pitches": ["A", "a"]}, format="json").status_code == 400
+    history = api.get("/api/tournaments/fest/schedule-changes/").json()
+    assert [h["action"] for h in history] == ["retime", "push", "swap"]
+    assert client.get("/api/tournaments/fest/schedule-changes/").status_code in (401, 403)
+    tournament = api.get("/api/tournaments/fest/").json()
+    assert (tournament["time_zone"], tournament["first_kickoff"], tournament["pitches"]) == (
+        "Africa/Johannesburg", "10:00", ["A", "B", "C"])
+
+
+def test_api_time_zone_is_checked(api, fest):
+    assert api.patch("/api/tournaments/fest/", {"time_zone": "Mars/Base"}, format="json").status_code == 400
+    response = api.patch("/api/tournaments/fest/", {"time_zone": "Pacific/Auckland"}, format="json")
+    assert response.status_code == 200
+    fixture = first_pool(fest).first()
+    assert fixture.kickoff.astimezone(ZoneInfo("Pacific/Auckland")).strftime("%H:%M") == "09:00"
+    created = api.post("/api/tournaments/", {"name": "New", "slug": "new-one", "format": "swiss",
+                                             "time_zone": "Africa/Johannesburg"}, format="json")
+    assert created.status_code == 201 and created.json()["days_between_rounds"] == 0  # a Swiss evening: one day
