@@ -419,10 +419,12 @@ def manage_schedule(request, slug):
     tournament = tournament_for(request.user, slug, edit=True)
     action = request.POST.get("action") if request.method == "POST" else None
     days = schedule_selectors.schedule_days(tournament)
+    listed = _schedule_days(tournament)
     plan_form = forms.SchedulePlanForm(request.POST if action == "plan" else None,
                                        initial=forms.SchedulePlanForm.initial_for(tournament), prefix="plan")
+    push_day = _default_push_day(days, tournament)
     push_form = forms.PushForm(request.POST if action == "push" else None, days=days, prefix="push",
-                               initial={"day": _default_push_day(days, tournament)})
+                               initial={"day": push_day, "after": _next_kickoff(listed, push_day, tournament)})
     if action == "plan" and plan_form.is_valid():
         try:
             count = services.schedule_retime(tournament=tournament, user=request.user, **plan_form.plan())
@@ -445,9 +447,20 @@ def manage_schedule(request, slug):
     elif action is not None and action not in ("plan", "push"):
         messages.error(request, _("Choose one of the forms below."))
     return render(request, "league/manage_schedule.html", {
-        "tournament": tournament, "days": _schedule_days(tournament), "plan_form": plan_form,
+        "tournament": tournament, "days": listed, "plan_form": plan_form,
         "push_form": push_form, "clashes": schedule_selectors.schedule_clashes(tournament),
-        "changes": schedule_selectors.schedule_changes(tournament, limit=10), "open_plan": action == "plan"})
+        "changes": schedule_selectors.schedule_changes(tournament, limit=10), "open_plan": action == "plan",
+        "open_push": action == "push"})
+
+
+def _next_kickoff(listed, day, tournament):
+    """The local kick-off of the first fixture still to play on ``day`` (the push form's "at or after")."""
+    for group in listed:
+        if group["day"] is not None and group["day"].isoformat() == day:
+            for f in group["fixtures"]:
+                if schedule_selectors.is_open(f) and f.kickoff is not None:
+                    return timezone.localtime(f.kickoff, tournament.zone).strftime("%H:%M")
+    return None
 
 
 def _default_push_day(days, tournament):
