@@ -26,6 +26,7 @@ from engine import MANUAL
 from league import brackets
 from league.errors import DomainError
 from league.models import Fixture, Tournament
+from league.services.schedule import schedule_settings_validate
 
 DEFAULT_FIXTURES_INTRO = ("Every pool plays a round robin. Rounds are played on the same day in every pool; "
                           "with more matches than venues a round is split into time slots.")
@@ -82,7 +83,7 @@ def plan_fields(fmt: TournamentFormat, kwargs: dict[str, Any], default_pitches: 
              "slot_minutes": kwargs.get("slot_minutes"), "changeover_minutes": kwargs.get("changeover_minutes"),
              "days_between_rounds": kwargs.get("days_between_rounds"),
              "pitches": kwargs.get("venues") if kwargs.get("venues") is not None else default_pitches}
-    fields = {**fmt.schedule_defaults, **{k: v for k, v in given.items() if v is not None}}
+    fields = schedule_settings_validate({**fmt.schedule_defaults, **{k: v for k, v in given.items() if v is not None}})
     if kwargs.get("time_zone"):
         fields["time_zone"] = kwargs["time_zone"]
     return fields

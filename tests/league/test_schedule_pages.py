@@ -200,3 +200,11 @@ def test_api_time_zone_is_checked(api, fest):
     created = api.post("/api/tournaments/", {"name": "New", "slug": "new-one", "format": "swiss",
                                              "time_zone": "Africa/Johannesburg"}, format="json")
     assert created.status_code == 201 and created.json()["days_between_rounds"] == 0  # a Swiss evening: one day
+
+
+def test_api_preset_with_a_bad_plan_is_a_400(api):
+    for options in ({"venues": ["P1", "p1"]}, {"slot_minutes": 0}, {"changeover_minutes": -5}):
+        response = api.post("/api/tournaments/", {"name": "Bad", "slug": "bad-plan", "preset": "cup_plate",
+                                                  "teams": ["FRA", "NZL", "IRE", "RSA"], "preset_options": options},
+                            format="json")
+        assert response.status_code == 400, (options, response.status_code)

@@ -64,11 +64,19 @@ class Command(LeagueCommand):
                             help="world_rugby (4/2/0 + bonus points, the default), rugby_league (2/1/0) or "
                                  "football (3/1/0). The rwc2023 preset always uses world_rugby.")
         parser.add_argument("--start-date", help="Day of round 1, YYYY-MM-DD (default: next Saturday).")
-        parser.add_argument("--kickoff", default="14:00", help="Kick-off of a round's first slot, HH:MM (14:00).")
-        parser.add_argument("--slot-minutes", type=int, default=90,
-                            help="Minutes between consecutive time slots of a round (90).")
-        parser.add_argument("--days-between-rounds", type=int, default=7,
-                            help="Days between rounds (7); 0 puts every round on one day, one after another.")
+        parser.add_argument("--kickoff", default=None,
+                            help="Kick-off of a day's first slot, HH:MM (the format's: 14:00 for a league, 09:00 "
+                                 "for a one-day festival).")
+        parser.add_argument("--slot-minutes", type=int, default=None,
+                            help="Minutes a match keeps a pitch (the format's: 90, or 30 for a festival).")
+        parser.add_argument("--changeover-minutes", type=int, default=None,
+                            help="Minutes between two matches on a pitch (the format's: 0, or 10 for a festival).")
+        parser.add_argument("--days-between-rounds", type=int, default=None,
+                            help="Days between rounds (the format's: 7 for a league, 0 for a festival: every "
+                                 "round on one day, one after another).")
+        parser.add_argument("--time-zone", default=None,
+                            help="The tournament's IANA time zone, e.g. Africa/Johannesburg (default: the site's "
+                                 "TIME_ZONE); kick-offs are in it.")
         parser.add_argument("--venues", default=None,
                             help="Comma-separated pitches or tables, e.g. 'Pitch 1,Pitch 2', or a number N for "
                                  "N numbered pitches (tables for engine rule sets). A round with more matches than "
@@ -103,8 +111,9 @@ class Command(LeagueCommand):
             "teams": [t.strip() for t in options["teams"].split(",") if t.strip()],
             "double": options["double"], "points_system": options["points_system"],
             "start_date": _date(options["start_date"]) if options["start_date"] else next_saturday(),
-            "first_kickoff": _time(options["kickoff"]), "slot_minutes": options["slot_minutes"],
-            "days_between_rounds": options["days_between_rounds"],
+            "first_kickoff": _time(options["kickoff"]) if options["kickoff"] else None,
+            "slot_minutes": options["slot_minutes"], "changeover_minutes": options["changeover_minutes"],
+            "days_between_rounds": options["days_between_rounds"], "time_zone": options["time_zone"],
             "status": Tournament.Status.DRAFT if options["draft"] else Tournament.Status.IN_PROGRESS,
             "visibility": Tournament.Visibility.UNLISTED if options["unlisted"] else Tournament.Visibility.PUBLIC,
         }
