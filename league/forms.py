@@ -234,7 +234,8 @@ class SchedulePlanForm(forms.Form):
 
     start_date = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
                                  help_text=_("Leave empty to give pitches but no times yet."))
-    first_kickoff = forms.TimeField(label=_("First kick-off"), widget=forms.TimeInput(attrs={"type": "time"}))
+    first_kickoff = forms.TimeField(label=_("First kick-off"),
+                                    widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     slot_minutes = forms.IntegerField(label=_("Minutes per match"), min_value=1, max_value=24 * 60,
                                       help_text=_("How long a match keeps a pitch, half-time included."))
     changeover_minutes = forms.IntegerField(label=_("Change-over minutes"), min_value=0, max_value=24 * 60,
@@ -275,7 +276,7 @@ class MoveFixtureForm(forms.Form):
     """Move one fixture: its day, kick-off (local time) and pitch."""
 
     day = forms.DateField(label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}))
-    time = forms.TimeField(label=_("Kick-off"), widget=forms.TimeInput(attrs={"type": "time"}))
+    time = forms.TimeField(label=_("Kick-off"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     venue = forms.CharField(label=_("Pitch or table"), required=False, max_length=80,
                             widget=forms.TextInput(attrs={"list": "pitches"}))
     reason = forms.CharField(label=_("Reason (kept in the log)"), required=False, max_length=200)
@@ -285,7 +286,8 @@ class PushForm(forms.Form):
     """The day runs late: every later fixture of a day moves by some minutes."""
 
     day = forms.ChoiceField(label=_("Day"))
-    after = forms.TimeField(label=_("Fixtures kicking off at or after"), widget=forms.TimeInput(attrs={"type": "time"}))
+    after = forms.TimeField(label=_("Fixtures kicking off at or after"),
+                            widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     minutes = forms.IntegerField(label=_("Push back by (minutes)"), min_value=-12 * 60, max_value=12 * 60, initial=20,
                                  help_text=_("A negative number brings them forward."))
     reason = forms.CharField(label=_("Reason (kept in the log)"), required=False, max_length=200)
