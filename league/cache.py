@@ -34,7 +34,7 @@ TOURNAMENT_TIMEOUT = 30
 # Whole pages for anonymous visitors and the "live now" lists: refreshed this often at most.
 LIVE_TIMEOUT = 5
 # Bump when the page templates change, so a shared cache (Redis) never serves HTML of the previous release.
-TEMPLATE_REVISION = 3
+TEMPLATE_REVISION = 4
 
 
 def fragment_key(tournament: Tournament, name: str, *parts: object) -> str:

@@ -359,7 +359,8 @@ def fixtures_keep_wall_clock(*, tournament: Tournament, old_zone: str, user: Any
     09:00, now in the new zone). Returns how many fixtures were moved."""
     old, new = zone(old_zone), zone(tournament.time_zone)
     with transaction.atomic():
-        fixtures = list(Fixture.objects.select_for_update().filter(tournament=tournament, kickoff__isnull=False)
+        fixtures = list(Fixture.objects.select_for_update(of=("self",))
+                        .filter(tournament=tournament, kickoff__isnull=False)
                         .select_related("pool", "home__team", "away__team"))
         before = {f.pk: _where(f) for f in fixtures}
         for f in fixtures:
