@@ -170,6 +170,8 @@ class RuleSetSpec:
     knockout_options: dict[str, Any] = field(default_factory=dict)
     playable: bool = True
     board_kind: str = ""
+    # Whether the rule book lets a match end level (Seasons: 5½–5½); see ``draw_possible``.
+    draws: bool = True
 
     @property
     def solo(self) -> bool:
@@ -184,6 +186,14 @@ class RuleSetSpec:
     def result_from_outcome(self, outcome: Outcome) -> MatchResult:
         """The fixture result of a finished game (see ``Scoring.result``)."""
         return self.scoring.result(outcome)
+
+    def draw_possible(self, options: Mapping[str, Any] | None = None) -> bool:
+        """Whether a match played with ``options`` may end level, so that its players may agree a draw: never in a
+        solo game, nor when the options that settle a level score (``knockout_options``: extra time) are on."""
+        if self.solo or not self.draws:
+            return False
+        given = options or {}
+        return not (self.knockout_options and all(given.get(k) == v for k, v in self.knockout_options.items()))
 
     def match_options(self, given: Mapping[str, Any] | None, *, knockout: bool = False) -> dict[str, Any]:
         """Options for one match: ``given`` with, in a knockout, the options that settle a level score
@@ -210,7 +220,7 @@ class RuleSetSpec:
             "id": self.id, "name": self.name, "players": self.players, "solo": self.solo,
             "hidden_information": self.hidden_information, "rules_version": self.rules_version,
             "description": self.description, "playable": self.playable, "scoring": self.scoring.id,
-            "counts_tries": self.scoring.counts_tries, "board_kind": self.board_kind,
+            "counts_tries": self.scoring.counts_tries, "board_kind": self.board_kind, "draws": self.draws,
             "knockout_options": dict(self.knockout_options),
             "options": {k: {"default": o.default, "description": o.description,
                             "choices": list(o.choices) if o.choices else None}
@@ -400,6 +410,18 @@ class GameState:
     def describe_action(self, action: str) -> str:
         """Human label for an action (button text)."""
         return action
+
+    @classmethod
+    def reference_cards(cls) -> list[JSON]:
+        """Every card of the game as people read it (for a rules page): ids with their names, values and text.
+        Empty for a game whose cards are a plain pack."""
+        return []
+
+    def action_previews(self, seat: int) -> dict[str, JSON]:
+        """What each of ``seat``'s legal actions would do, where the rules know it before any chance is drawn
+        (JSON-able data per action; actions without a preview are left out). Only what ``seat`` may see: a
+        preview never reveals a face-down card. Not part of ``view()``: the computer players never pay for it."""
+        return {}
 
     # ---- provided ---------------------------------------------------------------
     def view(self, seat: int | None, *, labels: bool = True) -> View:

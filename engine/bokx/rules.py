@@ -786,11 +786,35 @@ class BokxState(GameState):
             "period": self.period, "half": min(self.period, 2),
             "clock": {"seconds": self.secs, "period_seconds": self.period_len, "elapsed": self.elapsed,
                       "time_up": self.period_len is not None and self.secs >= self.period_len},
-            "last_dice": list(self.dice), "last_card": self.last_card, "carrier": self.carrier,
+            "last_dice": list(self.dice), "last_card": self.last_card, "referee_card": self._referee_card(),
+            "carrier": self.carrier,
             "side_preview": self._side_preview() if self.phase == "side" else None,
             "kick_off": {"spot": self.ctx.get("spot")} if self.phase == "kickoff" else None,
             "after_miss": self.after_miss, "intercept": self.intercept, "attacks_towards_row": {"0": 21, "1": 0},
         }
+
+    @classmethod
+    def reference_cards(cls) -> list[JSON]:
+        """The referee cards, deck by deck: group, call, whom it favours (attacker or defender) and text."""
+        return [{"id": cid, "group": card["group"], "group_name": DECKS[card["group"]]["name"], "call": card["call"],
+                 "to": card["to"], "text": card["text"]}
+                for group in DECKS for cid in DECKS[group]["cards"] for card in (CARDS[cid],)]
+
+    def action_previews(self, seat: int) -> dict[str, JSON]:
+        """Where the ball ends for each side choice (left, right): its column, whether it goes into touch, and
+        the blocks it moves across (``side_preview``, for the side that chooses)."""
+        if self.phase != "side" or seat != self.actor:
+            return {}
+        preview = self._side_preview()
+        return {side: {**preview[side], "blocks": preview["blocks"], "kind": preview["kind"]} for side in _SIDES}
+
+    def _referee_card(self) -> JSON | None:
+        """The last referee card drawn, for people: its group, its call, whom it favours and its text."""
+        if self.last_card is None or self.last_card not in CARDS:
+            return None
+        card = CARDS[self.last_card]
+        return {"id": self.last_card, "group": card["group"], "group_name": DECKS[card["group"]]["name"],
+                "call": card["call"], "to": card["to"], "text": card["text"]}
 
     def _side_preview(self) -> JSON:
         """Where the ball ends for each side choice (for the UI and the aware player)."""

@@ -503,6 +503,29 @@ class RugbyChampionSoloState(GameState):
             "challenge_types": list(DECK.challenge_types),
         }
 
+    @classmethod
+    def reference_cards(cls) -> list[JSON]:
+        """The player cards (values, red value, arrow, whistles, Goal symbol), then the support cards."""
+        return [c.to_dict() for c in DECK.players.values()] + [
+            {**c.to_dict(), "support": True} for c in DECK.supports.values()]
+
+    def action_previews(self, seat: int) -> dict[str, JSON]:
+        """Your side of each choice, before the Non-player's card is turned over: a challenge's value, or a
+        lineout or scrum pair's total against the set-piece card's own value (its hidden card still to come)."""
+        previews: dict[str, JSON] = {}
+        piece = None
+        if self.setpiece is not None:
+            piece = DECK.lineout if self.setpiece["kind"] == "lineout" else DECK.scrum
+        for action in self.legal_actions(seat):
+            parts = action.split(":")
+            if parts[0] == "play":
+                previews[action] = {"type": parts[2], "value": card(parts[1]).values[parts[2]]}
+            elif parts[0] == "pair" and piece is not None:
+                values = [card(c).values[piece.type] for c in parts[1:]]
+                previews[action] = {"type": piece.type, "values": values, "total": sum(values),
+                                    "np_value": piece.value}
+        return previews
+
     def describe_action(self, action: str) -> str:
         parts = action.split(":")
         try:

@@ -51,6 +51,9 @@ SUITS = ("S", "H", "D", "C")
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 CARD_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+# What commentary writes: the rank and the suit symbol the board draws ("A\u2665", "10\u2663").
+CARD_LABELS = tuple(r + SUIT_SYMBOLS[s] for r in RANKS for s in SUITS)
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 DECK = tuple(range(52))
 
@@ -325,7 +328,8 @@ class RugbyLeagueCardsState(GameState):
         won = a_rank > d_rank
         tackle_no = self.tackle_no
         home_name, away_name = CARD_NAMES[cards[0]], CARD_NAMES[cards[1]]
-        played = self._played_text(att, cards, draws) if draws else f"home {home_name} v away {away_name}"
+        played = self._played_text(att, cards, draws) if draws else \
+            f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"
         head = f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: {played}. " \
                f"The {SEAT_NAMES[att]} team"
         drawn = _draws_data(att, draws) if draws else []
@@ -362,10 +366,10 @@ class RugbyLeagueCardsState(GameState):
                                                  "draws": drawn, "ball": ball, "set_over": False}, text, None))
 
     def _played_text(self, att: int, cards: tuple[int, int], draws: list[tuple[int, int]]) -> str:
-        text = f"home {CARD_NAMES[cards[0]]} v away {CARD_NAMES[cards[1]]}"
+        text = f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"
         for a_card, d_card in draws:
             h, w = (a_card, d_card) if att == HOME else (d_card, a_card)
-            text += f", tie, redraw {CARD_NAMES[h]} v {CARD_NAMES[w]}"
+            text += f", tie, redraw {CARD_LABELS[h]} v {CARD_LABELS[w]}"
         return text
 
     # ---- penalties --------------------------------------------------------------

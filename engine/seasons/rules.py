@@ -324,6 +324,24 @@ class SeasonsState(GameState):
             "max_exchanges": self.options["max_exchanges"],
         }
 
+    def action_previews(self, seat: int) -> dict[str, JSON]:
+        """For each exchange on offer: the next season's points (this seat's, the other's) with the team it
+        makes, as if the season were played now (both teams are public, so this reveals nothing)."""
+        if seat != self.turn or self.over:
+            return {}
+        other = self.teams[1 - seat]
+        now = _points(_features(frozenset(self.teams[seat])), _features(frozenset(other)))
+        then = _points(_features(frozenset(other)), _features(frozenset(self.teams[seat])))
+        previews: dict[str, JSON] = {PASS: {"season": [now, then]}}
+        for action in self.legal_actions(seat):
+            if action == PASS:
+                continue
+            _, take, give = action.upper().split(":")
+            team = frozenset(take if c == give else c for c in self.teams[seat])
+            previews[action] = {"season": [_points(_features(team), _features(frozenset(other))),
+                                           _points(_features(frozenset(other)), _features(team))]}
+        return previews
+
     def describe_action(self, action: str) -> str:
         if action == PASS:
             return "Satisfied: pass"
