@@ -97,9 +97,18 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Web requests and worker processes share one SQLite file in the demo:
-    # wait for locks instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+    # Web requests and worker processes share one SQLite file in the demo. Two players' simultaneous moves
+    # must queue, never fail with "database is locked":
+    # * IMMEDIATE transactions take the write lock when they begin, so a transaction never has to upgrade a read
+    #   lock to a write lock (SQLite refuses that upgrade at once, whatever the busy timeout, when another
+    #   writer is in: the 500s of issue 19);
+    # * the busy timeout makes a writer wait for the lock (seconds) instead of failing;
+    # * WAL lets readers (the 1-second polls) go on while a move is written.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 30,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    })
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -216,13 +225,17 @@ ODDS_AFTER_RESULT = env_bool("ODDS_AFTER_RESULT", True)
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # SECURE_COOKIES=false only for the demo (scripts/run), served over plain HTTP on this machine.
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+
+# Error reports (the DEBUG page, mailed reports) never show local variables or POST data: in a live match they
+# hold the moves of both seats, the other seat's hidden choice among them.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.QuietExceptionReporterFilter"
 
 LOGGING = {
     "version": 1,
