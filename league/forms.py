@@ -81,7 +81,8 @@ class TournamentSettingsForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "visibility", "status", "time_zone", "win_points", "draw_points", "loss_points",
-                  "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries"]
+                  "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries",
+                  "move_clock_seconds"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

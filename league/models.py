@@ -124,6 +124,12 @@ class Tournament(models.Model):
         _("days between rounds"), default=7, validators=[MaxValueValidator(365)],
         help_text=_("0: every round on the same day, one after another (a festival)."))
     pitches = models.JSONField(_("pitches or tables"), default=list, blank=True)
+    # Online play: seconds a player has for each move before the computer takes their seat (None: no clock).
+    move_clock_seconds = models.PositiveIntegerField(
+        _("move clock (seconds)"), null=True, blank=True,
+        validators=[MinValueValidator(10), MaxValueValidator(7 * 24 * 3600)],
+        help_text=_("Online matches: a player who has not moved after this many seconds is replaced by the "
+                    "computer for the rest of the match, and the opponent is told. Empty: no clock."))
     # Bumped on every result change: part of public pages' cache keys.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

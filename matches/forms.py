@@ -5,8 +5,18 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import normalise_code
+
+MOVE_CLOCK_CHOICES = [
+    ("", _("No move clock")),
+    ("30", _("30 seconds a move")),
+    ("60", _("1 minute a move")),
+    ("120", _("2 minutes a move")),
+    ("300", _("5 minutes a move")),
+    ("86400", _("1 day a move (a match over days)")),
+]
 
 SEAT_CHOICES = [
     ("me", "Me"),
@@ -32,6 +42,9 @@ class FriendlyForm(forms.Form):
     ruleset = forms.ChoiceField(label="Game")
     home = forms.ChoiceField(label="Home side", choices=SEAT_CHOICES, initial="me")
     away = forms.ChoiceField(label="Away side", choices=SEAT_CHOICES, initial="computer:aware")
+    move_clock = forms.TypedChoiceField(
+        label=_("Move clock"), choices=MOVE_CLOCK_CHOICES, required=False, coerce=int, empty_value=None,
+        help_text=_("A player who has not moved in time is replaced by the computer for the rest of the match."))
     options = forms.CharField(label="Options (JSON, optional)", required=False,
                               widget=forms.TextInput(attrs={"placeholder": '{"sets_per_half": 2}'}))
 

@@ -64,6 +64,16 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The engine's rules version the match was played under (``RuleSetSpec.rules_version``): a log recorded
+    # under other rules may not replay on today's engine, so its pages then show what was stored instead.
+    rules_version = models.CharField(_("rules version"), max_length=20, blank=True)
+    # Move clock: seconds a person has for each move, after which the computer plays their seat (None: no clock).
+    move_clock = models.PositiveIntegerField(_("move clock (seconds)"), null=True, blank=True)
+    # When the seats to act last changed (a move, or the last open seat taken): the move clock counts from here.
+    # None while a seat is still open: the match has not started.
+    moved_at = models.DateTimeField(null=True, blank=True)
+    # The seat whose draw offer stands (None: no offer); any move withdraws it.
+    draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -170,6 +180,39 @@ class MatchAction(models.Model):
 
     def __str__(self):
         return f"{self.match_id}#{self.ply} {('home', 'away')[self.seat]}: {self.action}"
+
+
+class MatchEvent(models.Model):
+    """What happened to a match besides its moves: seats taken, resignations, draw offers, the move clock, the
+    organiser's interventions. Append-only, like the action log: the audit trail of disputes."""
+
+    class Kind(models.TextChoices):
+        JOINED = "joined", _("Took a seat")
+        RESIGNED = "resigned", _("Resigned")
+        DRAW_OFFERED = "draw_offered", _("Offered a draw")
+        DRAW_ACCEPTED = "draw_accepted", _("Accepted the draw")
+        DRAW_DECLINED = "draw_declined", _("Declined the draw")
+        CLOCK = "clock", _("Ran out of time: the computer plays the seat")
+        REPLACED = "replaced", _("The organiser gave the seat to the computer")
+        ABANDONED = "abandoned", _("The organiser abandoned the match")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # The match's ply when it happened (the number of moves played before it).
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        constraints = [models.CheckConstraint(condition=Q(seat__isnull=True) | Q(seat__in=[0, 1]),
+                                              name="matchevent_seat_0_or_1")]
+
+    def __str__(self):
+        return f"{self.match_id}@{self.ply} {self.kind}"
 
 
 class SimulationRun(models.Model):

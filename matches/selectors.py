@@ -4,12 +4,15 @@ matches of a tournament. Who holds a seat and who may watch is ``matches.permiss
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
 
+from engine import get_spec
 from engine.core import SEAT_NAMES, GameState
 from league.models import Fixture
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchEvent, MatchSeat
 
 # How many commentary lines a page shows (the API gives any range with ?events_from=).
 RECENT_EVENTS = 40
@@ -33,7 +36,8 @@ def get_match_version(pk) -> Match:
     The idle poll (answered 304) runs on this; ``Match.DoesNotExist`` if absent.
     """
     return Match.objects.select_related("fixture__tournament").only(
-        "id", "ply", "status", "updated_at", "created_by_id", "fixture__id", "fixture__tournament__id",
+        "id", "ply", "status", "updated_at", "created_by_id", "move_clock", "moved_at", "ruleset", "rules_version",
+        "fixture__id", "fixture__tournament__id",
         "fixture__tournament__status", "fixture__tournament__visibility").prefetch_related(
         Prefetch("seats", queryset=MatchSeat.objects.select_related("entry"))).get(pk=pk)
 
@@ -42,6 +46,36 @@ def match_etag(match: Match, seat: int | None) -> str:
     """The version of what ``seat`` sees: changes with every move and every seat or status change."""
     stamp = int(match.updated_at.timestamp() * 1000) if match.updated_at else 0
     return f'W/"m{match.pk}-p{match.ply}-{match.status}-{stamp}-s{"x" if seat is None else seat}"'
+
+
+def rules_current(match: Match) -> bool:
+    """Whether the engine still plays the rules the match was recorded under (an empty version is unknown:
+    today's engine is tried). A match of other rules is shown as stored, never replayed."""
+    try:
+        current = get_spec(match.ruleset).rules_version
+    except KeyError:
+        return False
+    return not match.rules_version or match.rules_version == current
+
+
+def clock_deadline(match: Match) -> datetime | None:
+    """When the seats to act lose their turn to the computer (the move clock), or None: no clock, not started
+    (a seat still open) or not live."""
+    if match.status != Match.Status.LIVE or not match.move_clock or match.moved_at is None:
+        return None
+    return match.moved_at + timedelta(seconds=match.move_clock)
+
+
+def clock_due(match: Match) -> bool:
+    """The move clock has run out (``services.match_clock_expire`` then hands the late seats to the computer)."""
+    deadline = clock_deadline(match)
+    return deadline is not None and timezone.now() >= deadline
+
+
+def match_events(match: Match) -> list[MatchEvent]:
+    """The match's audit trail besides its moves (seats taken, resignations, draw offers, the clock), oldest
+    first. Nothing in it is hidden: none of it names a move."""
+    return list(match.events.order_by("id"))
 
 
 def score_of(state: GameState) -> dict:
@@ -68,10 +102,13 @@ def match_view(match: Match, state: GameState, seat: int | None, *, events_from:
     cards never reach this response.
     """
     acting = list(state.to_act())
-    legal = state.legal_actions(seat) if seat is not None and seat in acting and match.status == "live" else []
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    # Nobody moves before every seat is taken (a friendly waiting for its second player).
+    started = all(s.kind != MatchSeat.Kind.OPEN for s in seats)
+    legal = state.legal_actions(seat) if seat is not None and seat in acting and match.status == "live" \
+        and started else []
     total = len(state.events)
     start = max(0, total - RECENT_EVENTS) if events_from is None else max(0, min(int(events_from), total))
-    seats = sorted(match.seats.all(), key=lambda s: s.seat)
     return {
         "id": match.pk,
         "ruleset": match.ruleset,

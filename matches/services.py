@@ -11,9 +11,10 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from engine import derive_seed, get_ruleset, get_spec, new_game
@@ -23,14 +24,20 @@ from league.errors import DomainError
 from league.models import Fixture, Result
 from league.rulesets import ruleset_options_validate
 from league.services import result_record
-from matches.models import EntryPass, Match, MatchAction, MatchSeat
+from matches.models import EntryPass, Match, MatchAction, MatchEvent, MatchSeat
 from matches.permissions import can_manage, seats_held
+from matches.selectors import clock_deadline, rules_current
 
 logger = logging.getLogger(__name__)
 
 # A match can never need this many computer moves in a row; the cap turns an engine bug
 # into a clear error instead of a request that never ends.
 MAX_COMPUTER_MOVES = 100_000
+# The computer level that takes a seat when neither the organiser nor the seat's entry names one.
+DEFAULT_LEVEL = "aware"
+# Move clock bounds (seconds): long enough to read the board, short enough to keep a festival moving, and at
+# most a week for matches played over days.
+MOVE_CLOCK_MIN, MOVE_CLOCK_MAX = 10, 7 * 24 * 3600
 
 
 class MatchError(DomainError):
@@ -97,13 +104,53 @@ def _seats_by_number(match: Match) -> dict[int, MatchSeat]:
     return {s.seat: s for s in match.seats.all()}
 
 
+def _seats_ready(seats: dict[int, MatchSeat]) -> bool:
+    """Every seat is held (a person or the computer): before that nobody moves and the clock does not run."""
+    return all(s.kind != MatchSeat.Kind.OPEN for s in seats.values())
+
+
+def _record(match: Match, kind: str, *, seat: int | None = None, user: Any = None, **data: Any) -> MatchEvent:
+    """Append a row to the match's audit trail (``MatchEvent``)."""
+    return MatchEvent.objects.create(match=match, ply=match.ply, seat=seat, kind=kind, data=data,
+                                     user=user if user is not None and getattr(user, "is_authenticated", False)
+                                     else None)
+
+
+def _check_current(match: Match) -> None:
+    if not rules_current(match):
+        raise MatchError("this match was recorded under an older version of the rules and cannot be played on",
+                         code="conflict", reason="rules_changed")
+
+
+def _check_holder(match: Match, seat: int, seats: dict[int, MatchSeat], held_seats: Any, user: Any) -> None:
+    """``seat`` is a person's seat that the caller holds (MatchError 400/403 otherwise)."""
+    if seat not in seats:
+        raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")
+    if held_seats is None:
+        held_seats = seats_held(match, user=user, session=None)
+    if seat not in held_seats or seats[seat].kind == MatchSeat.Kind.COMPUTER:
+        raise MatchError(f"you do not hold the {SEAT_NAMES[seat]} seat of this match", code="forbidden",
+                         reason="not_your_seat")
+
+
+def _computer_level(seat: MatchSeat) -> str:
+    """The level the computer plays a seat at when it takes over: the entry's, else the default."""
+    level = getattr(seat.entry, "computer_level", "") if seat.entry_id else ""
+    return level if level in MatchSeat.Level.values else DEFAULT_LEVEL
+
+
 def _computer_players(match: Match, seats: dict[int, MatchSeat]) -> dict:
     return {n: make_player(match.ruleset, s.computer_level or "aware")
             for n, s in seats.items() if s.kind == MatchSeat.Kind.COMPUTER}
 
 
 def _play_computer_seats(match: Match, state: GameState, seats: dict[int, MatchSeat]) -> int:
-    """Let computer seats move while one of them is to act; append their actions. Returns the count."""
+    """Let computer seats move while one of them is to act; append their actions. Returns the count.
+
+    Nobody moves while a seat is still open (a friendly waiting for its second player).
+    """
+    if not _seats_ready(seats):
+        return 0
     players = _computer_players(match, seats)
     played: list[MatchAction] = []
     while players and len(played) < MAX_COMPUTER_MOVES:
@@ -118,6 +165,9 @@ def _play_computer_seats(match: Match, state: GameState, seats: dict[int, MatchS
         match.ply = ply
     # One INSERT for the whole reply chain (a computer-v-computer match can be hundreds of moves).
     MatchAction.objects.bulk_create(played)
+    if played:
+        match.moved_at = timezone.now()
+        match.draw_offer = None
     return len(played)
 
 
@@ -143,29 +193,69 @@ def _finish(match: Match, state: GameState, user) -> None:
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     match.outcome = outcome.to_dict()
+    match.draw_offer = None
     if match.fixture_id is None:
         return
     fixture = match.fixture
-    if Result.objects.filter(fixture=fixture).exists():
-        # An organiser entered a result by hand while the match was on: theirs stands.
-        match.outcome["result_note"] = "the fixture already had a result; it was left unchanged"
-        return
     assert fixture is not None  # match.fixture_id is set
     mapped = result_from_outcome(match.ruleset, outcome)
     winner = None
     if mapped["winner_seat"] is not None:
         winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
+    _record_result(match, user, f"online match {match.pk}", home_score=mapped["home_score"],
+                   away_score=mapped["away_score"], home_tries=mapped["home_tries"], away_tries=mapped["away_tries"],
+                   kind=Result.Kind.PLAYED, winner=winner, decided_by=mapped["decided_by"], stats=mapped["stats"])
+
+
+def _record_result(match: Match, user, reason: str, **values: Any) -> None:
+    """Write the fixture's result through the league's service, in a savepoint: if the league refuses it (a
+    knockout draw with no winner...), the match still ends and its page says why, instead of a stuck game."""
+    fixture = match.fixture
+    assert fixture is not None and match.outcome is not None
+    if Result.objects.filter(fixture=fixture).exists():
+        # An organiser entered a result by hand while the match was on: theirs stands.
+        match.outcome["result_note"] = "the fixture already had a result; it was left unchanged"
+        return
     try:
-        # A savepoint: if the league refuses the result (e.g. a knockout draw with no winner), the
-        # move still stands and the organiser sees why on the match page, instead of a stuck game.
         with transaction.atomic():
-            result_record(fixture=fixture, home_score=mapped["home_score"], away_score=mapped["away_score"],
-                          home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], kind="played",
-                          winner=winner, decided_by=mapped["decided_by"], stats=mapped["stats"],
-                          source="online", user=user, reason=f"online match {match.pk}")
+            result_record(fixture=fixture, source="online", user=user, reason=reason, **values)
     except ValidationError as exc:
         logger.warning("match %s: result refused: %s", match.pk, exc)
         match.outcome["result_error"] = "; ".join(exc.messages)
+
+
+def _finish_early(match: Match, state: GameState, user, *, ended_by: str, seat: int) -> None:
+    """End a live match before the game is over: ``seat`` resigned, or both agreed a draw (``ended_by``
+    ``"resigned"`` / ``"draw_agreed"``). The fixture's result goes through the league's result service: a
+    resignation in a duel is a walkover to the other side (the tournament's walkover score, as for any forfeit);
+    a solo attempt stops at its score so far; an agreed draw keeps the level score."""
+    spec = get_spec(match.ruleset)
+    outcome = state.outcome()
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.draw_offer = None
+    match.outcome = {**outcome.to_dict(), "ended_by": ended_by, "by": SEAT_NAMES[seat]}
+    resigned_duel = ended_by == "resigned" and not spec.solo
+    if resigned_duel:
+        match.outcome["winner"] = SEAT_NAMES[1 - seat]
+    elif ended_by == "draw_agreed":
+        match.outcome["winner"] = "draw"
+    _save_snapshot(match, state)
+    if match.fixture_id is None:
+        return
+    side = SEAT_NAMES[seat]
+    if resigned_duel:
+        kind = Result.Kind.WALKOVER_AWAY if seat == 0 else Result.Kind.WALKOVER_HOME
+        _record_result(match, user, f"online match {match.pk}: {side} resigned", kind=kind,
+                       stats={"ruleset": match.ruleset, "resigned": side, "game_score": outcome.score()})
+        return
+    mapped = result_from_outcome(match.ruleset, outcome)
+    stats = {**mapped["stats"], "ended_by": ended_by, "by": side}
+    why = "resigned" if ended_by == "resigned" else "agreed a draw with the other side"
+    _record_result(match, user, f"online match {match.pk}: {side} {why}", home_score=mapped["home_score"],
+                   away_score=mapped["away_score"], home_tries=mapped["home_tries"],
+                   away_tries=mapped["away_tries"], kind=Result.Kind.PLAYED, winner=None,
+                   decided_by=mapped["decided_by"], stats=stats)
 
 
 def _after_moves(match: Match, state: GameState, user) -> None:
@@ -200,13 +290,27 @@ def fixture_team_names(ruleset_cls, options: dict, fixture) -> dict:
     return options
 
 
+def _clean_clock(move_clock: Any) -> int | None:
+    if move_clock in (None, "", 0):
+        return None
+    try:
+        seconds = int(move_clock)
+    except (TypeError, ValueError):
+        raise DomainError("the move clock must be a whole number of seconds")
+    if not MOVE_CLOCK_MIN <= seconds <= MOVE_CLOCK_MAX:
+        raise DomainError(f"the move clock must be between {MOVE_CLOCK_MIN} seconds and {MOVE_CLOCK_MAX // 86400} "
+                          "days")
+    return seconds
+
+
 @transaction.atomic  # the match and its seats, or nothing
 def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list[dict | None], fixture=None,
-            user=None) -> Match:
+            user=None, move_clock: int | None = None) -> Match:
     try:
         cls = get_ruleset(ruleset)
     except KeyError as exc:
         raise DomainError(str(exc).strip("'\""))
+    move_clock = _clean_clock(move_clock)
     options = dict(options or {})
     if fixture is not None and fixture.stage == "knockout":
         # A knockout match must produce a winner: the rule set's own way (extra time) is switched on.
@@ -216,7 +320,8 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     # Names, types, sizes and the rule set's own setup checks (e.g. at least 1 set a half), before any row.
     resolved = ruleset_options_validate(ruleset, options)
     match = Match.objects.create(ruleset=ruleset, options=resolved, seed=_new_seed() if seed is None else seed,
-                                 fixture=fixture, created_by=user if user and user.is_authenticated else None)
+                                 fixture=fixture, created_by=user if user and user.is_authenticated else None,
+                                 rules_version=cls.spec.rules_version, move_clock=move_clock)
     if cls.spec.solo:
         # Solo rule sets: seat 1 is the game's own automaton (it never acts through apply).
         seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": "aware", "name": "The Non-player",
@@ -224,6 +329,8 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
     objs = {}
     for number, spec in enumerate(seats):
         objs[number] = MatchSeat.objects.create(match=match, seat=number, **(spec or {}))
+    if _seats_ready(objs):
+        match.moved_at = timezone.now()  # the clock starts with the match (or when its last seat is taken)
     state = new_game(ruleset, seed=match.seed, options=match.options)
     _play_computer_seats(match, state, objs)
     _after_moves(match, state, user)
@@ -289,7 +396,8 @@ def _start_for_fixture(*, fixture, user, seed, options) -> Match:
     for entry in (fixture.home, fixture.away):
         if entry is not None and (entry.player_id or entry.player_name or solo):
             EntryPass.objects.get_or_create(entry=entry)
-    match = _create(ruleset=tournament.ruleset, options=merged, seed=seed, seats=seats, fixture=fixture, user=user)
+    match = _create(ruleset=tournament.ruleset, options=merged, seed=seed, seats=seats, fixture=fixture, user=user,
+                    move_clock=tournament.move_clock_seconds)
     if match.status == Match.Status.LIVE:
         Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.LIVE)
     return match
@@ -315,10 +423,14 @@ def _seat_spec(spec, user) -> dict:
 
 @transaction.atomic
 def match_create_friendly(*, ruleset: str, user=None, home="me", away="open", options: dict | None = None,
-                          seed: int | None = None) -> Match:
-    """A match outside any tournament. Seats: "me", "open", "computer:aware", "computer:random" or a User."""
+                          seed: int | None = None, move_clock: int | None = None) -> Match:
+    """A match outside any tournament. Seats: "me", "open", "computer:aware", "computer:random" or a User.
+
+    With an open seat the match waits: nobody moves (the computer neither) until someone takes it with its code.
+    ``move_clock``: seconds a person has for each move before the computer takes their seat (None: no clock).
+    """
     return _create(ruleset=ruleset, options=options, seed=seed, seats=[_seat_spec(home, user), _seat_spec(away, user)],
-                   user=user)
+                   user=user, move_clock=move_clock)
 
 
 # ---- moves ---------------------------------------------------------------------------------------
@@ -359,8 +471,18 @@ def match_submit_action(*, match: Match, seat: int, ply: int, action: str, user=
                            rebase_simultaneous=rebase_simultaneous)
     except IntegrityError:
         # Another request took this ply between our check and our insert (only possible without row locks).
+        # Only a race: the same request, sent again, is applied or refused on the match as it now stands.
         raise MatchError(f"ply {ply} was just played by someone else; reload and try again", code="conflict",
-                         reason="stale_ply", data={"next_ply": Match.objects.get(pk=match.pk).ply + 1})
+                         reason="stale_ply", data={"next_ply": Match.objects.get(pk=match.pk).ply + 1,
+                                                   "retry": True})
+    except OperationalError as exc:
+        # SQLite: the write lock was still busy after the busy timeout (a burst of moves at once). Nothing was
+        # written; the same request may be sent again.
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        logger.warning("match %s: database busy: %s", match.pk, exc)
+        raise MatchError("the site is busy; your move was not played yet: send it again", code="conflict",
+                         reason="busy", data={"retry": True})
 
 
 def _simultaneous_rebase_ok(match: Match, seat: int, ply: int, later: list[tuple[int, int, str]]) -> bool:
@@ -374,13 +496,11 @@ def _simultaneous_rebase_ok(match: Match, seat: int, ply: int, later: list[tuple
 def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=False) -> SubmitOutcome:
     match = _lock(match)
     seats = _seats_by_number(match)
-    if seat not in seats:
-        raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")
-    if held_seats is None:
-        held_seats = seats_held(match, user=user, session=None)
-    if seat not in held_seats or seats[seat].kind == MatchSeat.Kind.COMPUTER:
-        raise MatchError(f"you do not hold the {SEAT_NAMES[seat]} seat of this match", code="forbidden",
-                         reason="not_your_seat")
+    _check_holder(match, seat, seats, held_seats, user)
+    _check_current(match)
+    if not _seats_ready(seats):
+        raise MatchError("the match starts when the other seat is taken: give its code to your opponent",
+                         code="conflict", reason="waiting")
     if ply <= match.ply:
         later = list(MatchAction.objects.filter(match=match, ply__gte=ply).order_by("ply").values_list(
             "ply", "seat", "action"))
@@ -415,6 +535,8 @@ def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=F
     MatchAction.objects.create(match=match, ply=ply, seat=seat, action=action,
                                user=user if user is not None and user.is_authenticated else None)
     match.ply = ply
+    match.moved_at = timezone.now()
+    match.draw_offer = None  # a move withdraws a draw offer, either side's
     moves = _play_computer_seats(match, state, seats)
     _after_moves(match, state, user)
     return SubmitOutcome(match=match, state=state, computer_moves=moves)
@@ -433,11 +555,17 @@ def match_replace_seat_with_computer(*, match: Match, seat: int, user, level: st
         raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")
     if match.status != Match.Status.LIVE:
         raise MatchError("the match is over", code="conflict", reason="over")
+    _check_current(match)
     target = seats[seat]
     target.kind = MatchSeat.Kind.COMPUTER
     target.computer_level = level
     target.user = None
     target.save(update_fields=["kind", "computer_level", "user"])
+    _record(match, MatchEvent.Kind.REPLACED, seat=seat, user=user, level=level)
+    if match.draw_offer is not None:
+        match.draw_offer = None  # the computer neither makes nor answers draw offers
+    if _seats_ready(seats) and match.moved_at is None:
+        match.moved_at = timezone.now()
     state = match_state(match)
     _play_computer_seats(match, state, seats)
     _after_moves(match, state, user)
@@ -453,15 +581,25 @@ def match_abandon(*, match: Match, user) -> Match:
     if match.status != Match.Status.LIVE:
         raise MatchError("the match is over", code="conflict", reason="over")
     match.status = Match.Status.ABANDONED
-    match.save(update_fields=["status", "updated_at"])
+    match.draw_offer = None
+    match.save(update_fields=["status", "draw_offer", "updated_at"])
+    _record(match, MatchEvent.Kind.ABANDONED, user=user)
     if match.fixture_id:
         Fixture.objects.filter(pk=match.fixture_id, status=Fixture.Status.LIVE).update(
             status=Fixture.Status.SCHEDULED)
     return match
 
 
+@transaction.atomic
 def seat_join(*, seat: MatchSeat, user=None) -> MatchSeat:
-    """Record that someone took an open/person seat with its code; an account holder is bound to it."""
+    """Record that someone took an open/person seat with its code; an account holder is bound to it.
+
+    When that was the last open seat the match starts: the move clock starts and a computer seat to act moves.
+    """
+    match = _lock(seat.match)
+    seats = _seats_by_number(match)
+    seat = seats[seat.seat]
+    was_ready = _seats_ready(seats)
     changed = []
     if seat.kind == MatchSeat.Kind.OPEN:
         seat.kind = MatchSeat.Kind.PERSON
@@ -472,11 +610,137 @@ def seat_join(*, seat: MatchSeat, user=None) -> MatchSeat:
     if seat.joined_at is None:
         seat.joined_at = timezone.now()
         changed.append("joined_at")
-    if changed:
-        seat.save(update_fields=changed)
+    if not changed:
+        return seat
+    seat.save(update_fields=changed)
+    _record(match, MatchEvent.Kind.JOINED, seat=seat.seat, user=user)
+    if match.status == Match.Status.LIVE and not was_ready and _seats_ready(seats) and rules_current(match):
+        match.moved_at = timezone.now()
+        state = match_state(match)
+        _play_computer_seats(match, state, seats)
+        _after_moves(match, state, user)
+    else:
         # Bump the match's version so the other screens' next poll shows who joined.
-        Match.objects.filter(pk=seat.match_id).update(updated_at=timezone.now())
+        match.save(update_fields=["updated_at"])
     return seat
+
+
+# ---- resigning, draws and the move clock ----------------------------------------------------------
+
+
+def _live_state(match: Match) -> GameState:
+    if match.status != Match.Status.LIVE:
+        raise MatchError(f"the match is {match.get_status_display().lower()}", code="conflict", reason="over")
+    _check_current(match)
+    return match_state(match)
+
+
+@transaction.atomic
+def match_resign(*, match: Match, seat: int, user=None, held_seats: set[int] | frozenset[int] | None = None) -> Match:
+    """``seat`` gives the match up: it ends now, recorded in the match's log, and the fixture's result follows (a
+    walkover to the other side in a duel; in a solo attempt, the score so far). Only the seat's holder may."""
+    match = _lock(match)
+    seats = _seats_by_number(match)
+    _check_holder(match, seat, seats, held_seats, user)
+    state = _live_state(match)
+    _record(match, MatchEvent.Kind.RESIGNED, seat=seat, user=user)
+    _finish_early(match, state, user, ended_by="resigned", seat=seat)
+    match.save()
+    return match
+
+
+def draw_allowed(match: Match, state: GameState) -> bool:
+    """Whether the players may agree a draw now: the rule set lets this match end level (``draw_possible``: not
+    with extra time on, never solo), it is not a knockout fixture (which needs a winner), and the score is level
+    as the result would count it."""
+    spec = get_spec(match.ruleset)
+    if not spec.draw_possible(match.options):
+        return False
+    if match.fixture is not None and match.fixture.stage == Fixture.Stage.KNOCKOUT:
+        return False
+    result = spec.result_from_outcome(state.outcome())
+    return result.home_score == result.away_score
+
+
+@transaction.atomic
+def match_draw_offer(*, match: Match, seat: int, user=None,
+                     held_seats: set[int] | frozenset[int] | None = None) -> Match:
+    """``seat`` offers a draw; the offer stands until the other side answers or anyone moves. An offer made when
+    the other side's offer stands is an acceptance."""
+    match = _lock(match)
+    seats = _seats_by_number(match)
+    _check_holder(match, seat, seats, held_seats, user)
+    state = _live_state(match)
+    other = seats.get(1 - seat)
+    if other is None or other.kind != MatchSeat.Kind.PERSON:
+        raise MatchError("a draw can only be agreed between two people", code="conflict", reason="no_draw")
+    if not draw_allowed(match, state):
+        raise MatchError("a draw can only be agreed while the score is level, in a match that may end level",
+                         code="conflict", reason="no_draw")
+    if match.draw_offer == 1 - seat:
+        return _accept_draw(match, state, seat, user)
+    if match.draw_offer != seat:
+        match.draw_offer = seat
+        _record(match, MatchEvent.Kind.DRAW_OFFERED, seat=seat, user=user)
+        match.save(update_fields=["draw_offer", "updated_at"])
+    return match
+
+
+def _accept_draw(match: Match, state: GameState, seat: int, user) -> Match:
+    _record(match, MatchEvent.Kind.DRAW_ACCEPTED, seat=seat, user=user)
+    _finish_early(match, state, user, ended_by="draw_agreed", seat=seat)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_draw_answer(*, match: Match, seat: int, accept: bool, user=None,
+                      held_seats: set[int] | frozenset[int] | None = None) -> Match:
+    """``seat`` accepts (the match ends level, and the fixture's result with it) or declines the other's offer."""
+    match = _lock(match)
+    seats = _seats_by_number(match)
+    _check_holder(match, seat, seats, held_seats, user)
+    state = _live_state(match)
+    if match.draw_offer != 1 - seat:
+        raise MatchError("there is no draw offer to answer (a move withdraws it)", code="conflict",
+                         reason="no_offer")
+    if not accept:
+        match.draw_offer = None
+        _record(match, MatchEvent.Kind.DRAW_DECLINED, seat=seat, user=user)
+        match.save(update_fields=["draw_offer", "updated_at"])
+        return match
+    if not draw_allowed(match, state):
+        raise MatchError("the score is no longer level: the draw offer lapsed", code="conflict", reason="no_draw")
+    return _accept_draw(match, state, seat, user)
+
+
+@transaction.atomic
+def match_clock_expire(*, match: Match) -> bool:
+    """The move clock: when a person to act has not moved within the match's ``move_clock`` seconds, the computer
+    takes their seat for the rest of the match (at their entry's level) and moves; the log records it and the
+    other side's page says so. True when a seat was handed over. Safe to call at any time, by any request."""
+    match = _lock(match)
+    deadline = clock_deadline(match)
+    if deadline is None or timezone.now() < deadline or not rules_current(match):
+        return False
+    seats = _seats_by_number(match)
+    if not _seats_ready(seats):
+        return False
+    state = match_state(match)
+    late = [s for s in state.to_act() if seats[s].kind == MatchSeat.Kind.PERSON]
+    if not late:
+        return False
+    for number in late:
+        target = seats[number]
+        level = _computer_level(target)
+        target.kind = MatchSeat.Kind.COMPUTER
+        target.computer_level = level
+        target.save(update_fields=["kind", "computer_level"])
+        _record(match, MatchEvent.Kind.CLOCK, seat=number, level=level, seconds=match.move_clock)
+    match.draw_offer = None
+    _play_computer_seats(match, state, seats)
+    _after_moves(match, state, None)
+    return True
 
 
 def entry_pass_for(entry) -> EntryPass:

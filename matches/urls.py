@@ -21,6 +21,9 @@ urlpatterns = [
     path("<int:pk>/watch/", views.watch, name="watch"),
     path("<int:pk>/board/", views.board, name="board"),
     path("<int:pk>/act/", views.act, name="act"),
+    path("<int:pk>/resign/", views.resign, name="resign"),
+    path("<int:pk>/draw/", views.draw, name="draw"),
     path("<int:pk>/replay/", views.replay, name="replay"),
+    path("rules/<slug:ruleset>/", views.rules, name="rules"),
     path("<int:pk>/manage/", views.manage, name="manage"),
 ]

@@ -24,19 +24,27 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from engine import get_ruleset, rulesets
+from engine import get_ruleset, get_spec, rulesets
+from engine.core import GameState
+from engine.help import cards_for, help_for
 from league.errors import error_text
 from league.models import Fixture
 from league.permissions import tournament_for
 from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
-from matches.models import EntryPass, Match, MatchSeat, normalise_code
+from matches.models import EntryPass, Match, MatchEvent, MatchSeat, normalise_code
+
+# A match whose log no longer replays on today's engine (recorded under other rules, or damaged): its pages show
+# what was stored instead of failing.
+REPLAY_ERRORS = (ValueError, KeyError, IndexError, TypeError, RuntimeError)
 
 # Join codes: at most this many wrong codes per address in the window, then 429. Generous, because a
 # whole school's pupils often share one public address, and still hopeless for guessing: a code has
@@ -151,7 +159,8 @@ def join_code(request, code):
 
 
 def my_matches(request):
-    """The live matches of the seats and entries this browser holds."""
+    """The live matches of the seats and entries this browser holds; the list refreshes itself every few seconds
+    (``?fragment=1`` is the list alone), so a pupil waiting for the organiser sees their match appear."""
     seat_ids = request.session.get(permissions.SESSION_SEATS, [])
     entry_ids = request.session.get(permissions.SESSION_ENTRIES, [])
     qs = selectors.match_queryset().filter(status=Match.Status.LIVE)
@@ -160,7 +169,12 @@ def my_matches(request):
         cond |= Q(seats__user=request.user) | Q(seats__entry__player=request.user)
     matches = list(qs.filter(cond).distinct()[:50])
     attempts = selectors.solo_attempts_to_start(_held_entries(request))
-    return render(request, "matches/mine.html", {"matches": matches, "attempts": attempts})
+    names = {spec.id: spec.name for spec in rulesets()}
+    rows = [(m, names.get(m.ruleset, m.ruleset)) for m in matches]
+    template = "matches/_mine_list.html" if request.GET.get("fragment") else "matches/mine.html"
+    response = render(request, template, {"rows": rows, "attempts": attempts})
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
 
 
 def _held_entries(request) -> set[int]:
@@ -198,23 +212,150 @@ def _board_template(kind: str) -> str:
     return select_template([f"matches/boards/{kind}.html", "matches/boards/generic.html"]).template.name
 
 
+def _legend_template(kind: str) -> str:
+    """The board kind's legend (what its colours and marks mean), or "" when it has none."""
+    try:
+        return select_template([f"matches/boards/{kind}.legend.html"]).template.name
+    except TemplateDoesNotExist:  # a kind without a legend (the generic layout)
+        return ""
+
+
+def _help(match_or_ruleset) -> dict:
+    ruleset = getattr(match_or_ruleset, "ruleset", match_or_ruleset)
+    return help_for(ruleset, get_language() or "en")
+
+
+def _score_context(match: Match, data: dict, state: GameState, seat: int | None) -> dict:
+    """The scoreboard's figures: the result as the fixture and the standings count it, and -- where the rule set
+    counts differently in the game (Seasons: a halved season is ½ each; the result counts whole seasons) --
+    the game's own figure beside it, explained."""
+    scoring = state.spec.scoring
+    score = data.get("score") or {}
+    sides = []
+    differs = False
+    for s in data["seats"]:
+        mine = score.get(s["side"]) or {}
+        game = boards.score_text(mine.get("points", 0))
+        if scoring.score_stat:
+            points = str((mine.get("stats") or {}).get(scoring.score_stat, 0))
+            differs = differs or points != game
+        else:
+            points, game = game, ""
+        sides.append({**s, "points": points, "game": game, "tries": mine.get("tries", 0) or 0,
+                      "acting": s["seat"] in data["to_act"] and match.status == Match.Status.LIVE,
+                      "you": seat is not None and s["seat"] == seat})
+    if not differs:
+        for side in sides:
+            side["game"] = ""
+    note = _("Large figures: the result, as the fixture and the standings count it; small: the game's own "
+             "count.") if differs else ""
+    return {"score_sides": sides, "score_note": note}
+
+
+def _notices(match: Match, data: dict) -> list[dict]:
+    """Lines the players must read: a seat handed to the computer (the move clock, the organiser), a draw
+    declined just now."""
+    names = {s["seat"]: s["name"] for s in data["seats"]}
+    out = []
+    for event in selectors.match_events(match):
+        name = names.get(event.seat, "")
+        if event.kind == MatchEvent.Kind.CLOCK:
+            text = _("The move clock ran out for %(name)s: the computer plays their seat from now on.") % {
+                "name": name}
+        elif event.kind == MatchEvent.Kind.REPLACED:
+            text = _("The organiser gave %(name)s's seat to the computer.") % {"name": name}
+        elif event.kind == MatchEvent.Kind.DRAW_DECLINED and event.ply == match.ply:
+            text = _("%(name)s declined the draw: play on.") % {"name": name}
+        else:
+            continue
+        out.append({"kind": event.kind, "text": text})
+    return out
+
+
 def _live_context(request, match: Match, seat: int | None, *, spectator: bool, error: str = "",
                   state=None) -> dict:
     if state is None:
         state = services.match_state(match)
     data = selectors.match_view(match, state, seat)
-    board = boards.board_context(state.spec.board_kind, data["view"], seat, data)
+    spec = state.spec
+    help_data = _help(match)
+    board = boards.board_context(spec.board_kind, data["view"], seat, data, help_data)
+    previews = state.action_previews(seat) if data["legal_actions"] and seat is not None else {}
+    live = match.status == Match.Status.LIVE
+    waiting_seat = live and any(s["kind"] == MatchSeat.Kind.OPEN for s in data["seats"])
+    seats = {s["seat"]: s for s in data["seats"]}
+    player = seat is not None and not spectator and live and seats.get(seat, {}).get("kind") != "computer"
+    draw: dict = {}
+    if player and not waiting_seat:
+        other = seats.get(1 - seat) or {}
+        draw = {"offered_to_me": match.draw_offer == 1 - seat, "offered_by": other.get("name", ""),
+                "offered_by_me": match.draw_offer == seat,
+                "can_offer": match.draw_offer is None and other.get("kind") == MatchSeat.Kind.PERSON
+                and services.draw_allowed(match, state)}
+    clock = None
+    deadline = selectors.clock_deadline(match)
+    if deadline is not None and not waiting_seat:
+        late = [s for s in data["seats"] if s["seat"] in data["to_act"] and s["kind"] == MatchSeat.Kind.PERSON]
+        if late:
+            clock = {"deadline": deadline, "seconds": match.move_clock, "who": " / ".join(s["name"] for s in late),
+                     "mine": seat is not None and any(s["seat"] == seat for s in late)}
     return {
         "match": match, "data": data, "seat": seat, "spectator": spectator, "error": error,
         "etag": selectors.match_etag(match, seat),
         "board": board, "board_template": _board_template(board["kind"]),
-        "counts_tries": state.spec.scoring.counts_tries,
-        "buttons": boards.action_buttons(state.spec.board_kind, data["legal_actions"]),
-        "waiting_for": " and ".join(s["name"] + (" (computer)" if s["kind"] == "computer" else "")
-                                    for s in data["seats"] if s["seat"] in data["to_act"]),
+        "legend_template": _legend_template(board["kind"]), "help": help_data,
+        "counts_tries": spec.scoring.counts_tries, "solo": spec.solo,
+        "buttons": boards.action_buttons(spec.board_kind, data["legal_actions"], previews, help_data),
+        "waiting_for": _(" and ").join(s["name"] + (" " + _("(computer)") if s["kind"] == "computer" else "")
+                                      for s in data["seats"] if s["seat"] in data["to_act"]),
+        "waiting_seat": waiting_seat, "draw": draw, "can_resign": player and not waiting_seat, "clock": clock,
+        "notices": _notices(match, data),
         "can_manage": permissions.can_manage(request.user, match),
-        "poll": match.status == Match.Status.LIVE,
+        "poll": live,
+        **_score_context(match, data, state, seat),
     }
+
+
+def _archived(request, match: Match, seat: int | None, *, reason: str = "") -> object:
+    """A match the engine cannot replay (recorded under other rules): its stored final position, result and log,
+    with a note. While it is live, the other seat's moves stay hidden as everywhere else."""
+    try:
+        spec = get_spec(match.ruleset)
+        current, name, hidden = spec.rules_version, spec.name, spec.hidden_information
+    except KeyError:
+        current, name, hidden = "", match.ruleset, True
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    names = {s.seat: s.label for s in seats}
+    log = []
+    for row in match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"):
+        visible = selectors.action_visible(match, row["seat"], seat, hidden)
+        log.append({**row, "name": names.get(row["seat"], ""),
+                    "action": row["action"] if visible else _("a hidden move")})
+    outcome = match.outcome or {}
+    score = [(names.get(n, ""), (outcome.get(side) or {}).get("points")) for n, side in ((0, "home"), (1, "away"))]
+    result = getattr(match.fixture, "result", None) if match.fixture_id else None
+    context = {"match": match, "ruleset_name": name, "stored_version": match.rules_version or "?",
+               "current_version": current, "log": log, "score": score, "result": result, "reason": reason,
+               "events": selectors.match_events(match), "names": names,
+               "can_manage": permissions.can_manage(request.user, match)}
+    return render(request, "matches/archived.html", context)
+
+
+def _state_or_none(match: Match, upto: int | None = None) -> GameState | None:
+    """The match's engine state, or None when its log does not replay on today's rules."""
+    if not selectors.rules_current(match):
+        return None
+    try:
+        return services.match_state(match, upto=upto)
+    except REPLAY_ERRORS:
+        return None
+
+
+def _expire_clock(match: Match) -> bool:
+    """Let the move clock hand late seats to the computer (any page or poll of the match does it)."""
+    if selectors.clock_due(match):
+        return services.match_clock_expire(match=match)
+    return False
 
 
 def _seat_for(request, match: Match, spectator: bool) -> int | None:
@@ -235,14 +376,25 @@ def play(request, pk):
     match = _match_or_404(pk)
     seat = _seat_for(request, match, spectator=False)
     _check_watch(request, match, seat)
-    return render(request, "matches/play.html", _live_context(request, match, seat, spectator=seat is None))
+    if _expire_clock(match):
+        match = _match_or_404(pk)
+    state = _state_or_none(match)
+    if state is None:
+        return _archived(request, match, seat)
+    return render(request, "matches/play.html", _live_context(request, match, seat, spectator=seat is None,
+                                                              state=state))
 
 
 def watch(request, pk):
     """The public, read-only spectator page."""
     match = _match_or_404(pk)
     _check_watch(request, match, None)
-    return render(request, "matches/play.html", _live_context(request, match, None, spectator=True))
+    if _expire_clock(match):
+        match = _match_or_404(pk)
+    state = _state_or_none(match)
+    if state is None:
+        return _archived(request, match, None)
+    return render(request, "matches/play.html", _live_context(request, match, None, spectator=True, state=state))
 
 
 def board(request, pk):
@@ -258,13 +410,20 @@ def board(request, pk):
     spectator = request.GET.get("as") == "watch"
     seat = _seat_for(request, light, spectator)
     _check_watch(request, light, seat)
+    if _expire_clock(light):
+        light = selectors.get_match_version(pk)
     etag = selectors.match_etag(light, seat)
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
         match = _match_or_404(pk)
-        response = render(request, "matches/_live.html",
-                          _live_context(request, match, seat, spectator=seat is None))
+        state = _state_or_none(match)
+        if state is None:
+            # The page itself shows the stored match; the fragment just stops asking.
+            response = HttpResponseNotModified()
+        else:
+            response = render(request, "matches/_live.html",
+                              _live_context(request, match, seat, spectator=seat is None, state=state))
         etag = selectors.match_etag(match, seat)
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
@@ -279,6 +438,7 @@ def act(request, pk):
     error = ""
     state = None
     seat = None
+    retry = False
     try:
         seat = int(request.POST.get("seat", min(held) if held else -1))
         result = services.match_submit_action(match=match, seat=seat, ply=request.POST.get("ply"),
@@ -287,12 +447,21 @@ def act(request, pk):
         state = result.state
     except services.MatchError as exc:
         error = exc.message
-        if exc.reason == "stale_ply":
-            error = "The match moved on before your move arrived (your opponent was quicker): choose again."
+        retry = bool(exc.data.get("retry"))
+        if exc.reason == "stale_ply" and not retry:
+            error = _("The match moved on before your move arrived (your opponent was quicker): choose again.")
+        elif retry:
+            error = _("Your move met another at the same instant; it is being sent again…")
         if exc.code == "forbidden" and not held:
             raise PermissionDenied(exc.message)
     except ValueError:
-        error = "That move could not be read."
+        error = _("That move could not be read.")
+    return _after_player_request(request, pk, held, seat, error, state, retry=retry)
+
+
+def _after_player_request(request, pk, held, seat, error: str, state=None, *, retry: bool = False):
+    """The answer to a player's POST: the fresh fragment for htmx (409 and ``X-Match-Retry`` when the same
+    request should simply be sent again -- only a race, nothing was applied), or a redirect to the play page."""
     match = _match_or_404(pk)
     if seat not in held:
         seat = permissions.viewer_seat(match, user=request.user, session=request.session)
@@ -300,14 +469,66 @@ def act(request, pk):
         if error:
             messages.error(request, error)
         return redirect("matches:play", pk=match.pk)
+    if state is None:
+        state = _state_or_none(match)
+        if state is None:
+            return redirect("matches:play", pk=match.pk)
     response = render(request, "matches/_live.html", _live_context(request, match, seat, spectator=False,
-                                                                   error=error, state=state))
+                                                                   error=error, state=state),
+                      status=409 if retry else 200)
+    if retry:
+        response["X-Match-Retry"] = "1"
     response["ETag"] = selectors.match_etag(match, seat)
     return response
 
 
+def _player_seat(request, match: Match) -> tuple[set[int], int]:
+    held = permissions.seats_held(match, user=request.user, session=request.session)
+    if not held:
+        raise PermissionDenied(_("You do not hold a seat in this match."))
+    try:
+        seat = int(request.POST.get("seat", min(held)))
+    except ValueError:
+        seat = min(held)
+    return held, seat
+
+
+@require_POST
+def resign(request, pk):
+    """A player gives the match up (the page asks them to confirm first)."""
+    match = _match_or_404(pk)
+    held, seat = _player_seat(request, match)
+    error = ""
+    try:
+        services.match_resign(match=match, seat=seat, user=request.user, held_seats=held)
+    except services.MatchError as exc:
+        error = exc.message
+    return _after_player_request(request, pk, held, seat, error)
+
+
+@require_POST
+def draw(request, pk):
+    """Offer a draw, or answer the other side's offer (``do``: offer, accept, decline)."""
+    match = _match_or_404(pk)
+    held, seat = _player_seat(request, match)
+    error = ""
+    do = request.POST.get("do", "")
+    try:
+        if do == "offer":
+            services.match_draw_offer(match=match, seat=seat, user=request.user, held_seats=held)
+        elif do in ("accept", "decline"):
+            services.match_draw_answer(match=match, seat=seat, accept=do == "accept", user=request.user,
+                                       held_seats=held)
+        else:
+            error = _("Choose to offer, accept or decline a draw.")
+    except services.MatchError as exc:
+        error = exc.message
+    return _after_player_request(request, pk, held, seat, error)
+
+
 def replay(request, pk):
-    """Step through a match move by move (``?step=n``); spectators see the spectator view."""
+    """Step through a match move by move (``?step=n``); spectators see the spectator view. The page's player
+    (scrubber, autoplay, speed) fetches each step's frame alone (``?fragment=1``), without reloading the page."""
     match = _match_or_404(pk)
     seat = _seat_for(request, match, spectator=False)
     _check_watch(request, match, seat)
@@ -316,23 +537,51 @@ def replay(request, pk):
     except ValueError:
         step = match.ply
     step = max(0, min(step, match.ply))
-    state = services.match_state(match, upto=step)
+    state = _state_or_none(match, upto=step)
+    if state is None:
+        if request.GET.get("fragment"):
+            raise Http404("This match cannot be replayed.")
+        return _archived(request, match, seat)
     data = selectors.match_view(match, state, seat, events_from=0)
     data["legal_actions"], data["your_turn"] = [], False
     action = match.actions.filter(ply=step).first() if step else None
     if action is not None and not selectors.action_visible(match, action.seat, seat, state.spec.hidden_information):
         action.action = selectors.HIDDEN_ACTION
-    board = boards.board_context(state.spec.board_kind, data["view"], seat, data)
+    help_data = _help(match)
+    board = boards.board_context(state.spec.board_kind, data["view"], seat, data, help_data)
     context = {
         "match": match, "data": data, "seat": seat, "spectator": True, "step": step, "steps": match.ply,
         "counts_tries": state.spec.scoring.counts_tries,
         "action": action,
-        "action_label": ("A hidden move" if action and action.action == selectors.HIDDEN_ACTION
+        "action_label": (_("A hidden move") if action and action.action == selectors.HIDDEN_ACTION
                          else state.describe_action(action.action) if action else ""),
         "board": board, "board_template": _board_template(board["kind"]),
+        "legend_template": _legend_template(board["kind"]), "help": help_data,
         "events": data["events"][-12:],
+        "ended": [e for e in selectors.match_events(match) if e.ply <= step and e.kind in (
+            MatchEvent.Kind.RESIGNED, MatchEvent.Kind.DRAW_ACCEPTED, MatchEvent.Kind.CLOCK,
+            MatchEvent.Kind.REPLACED)] if step == match.ply else [],
+        **_score_context(match, data, state, seat),
     }
-    return render(request, "matches/replay.html", context)
+    template = "matches/_replay_frame.html" if request.GET.get("fragment") else "matches/replay.html"
+    response = render(request, template, context)
+    if request.GET.get("fragment"):
+        patch_cache_control(response, private=True, max_age=0 if match.status == Match.Status.LIVE else 300)
+    return response
+
+
+def rules(request, ruleset):
+    """How to play a rule set: the help panel in full, the board's legend and every card, in the page's language."""
+    try:
+        spec = get_spec(ruleset)
+    except KeyError:
+        raise Http404("No such rule set.")
+    if not spec.playable:
+        raise Http404("No such rule set.")
+    context = {"spec": spec, "help": help_for(ruleset, get_language() or "en"), "ruleset": ruleset,
+               "cards": cards_for(ruleset, get_language() or "en"),
+               "legend_template": _legend_template(spec.board_kind)}
+    return render(request, "matches/rules.html", context)
 
 
 # ---- organisers ------------------------------------------------------------------------------------
@@ -362,7 +611,9 @@ def manage(request, pk):
     links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
     return render(request, "matches/manage.html", {"match": match, "links": links,
                                                    "ruleset_name": get_ruleset(match.ruleset).spec.name,
-                                                   "levels": MatchSeat.Level.choices})
+                                                   "levels": MatchSeat.Level.choices,
+                                                   "events": selectors.match_events(match),
+                                                   "names": {s.seat: s.label for s in seats}})
 
 
 @require_POST
@@ -402,7 +653,8 @@ def new_friendly(request):
         try:
             match = services.match_create_friendly(ruleset=form.cleaned_data["ruleset"], user=request.user,
                                                    home=form.cleaned_data["home"], away=form.cleaned_data["away"],
-                                                   options=form.cleaned_options())
+                                                   options=form.cleaned_options(),
+                                                   move_clock=form.cleaned_data.get("move_clock") or None)
         except ValidationError as exc:
             form.add_error(None, error_text(exc))
         else:

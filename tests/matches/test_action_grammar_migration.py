@@ -44,6 +44,13 @@ def _log(match: Match) -> list[list]:
     return [list(row) for row in match.actions.order_by("ply").values_list("seat", "action")]
 
 
+def _wordless(saved: dict) -> dict:
+    """A saved state without its commentary lines: their wording may change (issue 19 writes the card game's
+    cards with the board's suit symbols, A♥ for AH), the position, history and event data may not. A cached
+    snapshot keeps the words it was saved with."""
+    return {**saved, "events": [{k: v for k, v in e.items() if k != "text"} for e in saved["events"]]}
+
+
 @pytest.mark.parametrize("record", OLD_LOGS, ids=lambda r: f"{r['ruleset']}-{r['seed']}")
 def test_an_old_log_migrates_and_replays_to_the_same_state(record):
     match = _store(record)
@@ -61,15 +68,16 @@ def test_an_old_log_migrates_and_replays_to_the_same_state(record):
     assert replayed.is_over == record["over"]
     # ...and through the site's own path, which starts from the migrated snapshot when there is one.
     state = services.match_state(match)
-    assert state.to_dict() == replayed.to_dict()
+    assert _wordless(state.to_dict()) == _wordless(replayed.to_dict())
     if "final" in record:
         # The whole saved state, events and history included, is the old one in the new strings.
         expected = migration.convert_snapshot(record["ruleset"], record["final"], migration.new_action)
-        assert state.to_dict() == expected
+        assert _wordless(state.to_dict()) == _wordless(expected)
         assert state.state_dict() == record["final"]["state"], "the position itself did not change"
         ply = record["snapshot_ply"]
         middle = engine.replay(record["ruleset"], seed=record["seed"], options=record["options"], actions=log[:ply])
-        assert middle.to_dict() == match.snapshot, "the migrated snapshot is what a replay gives today"
+        assert _wordless(middle.to_dict()) == _wordless(match.snapshot), \
+            "the migrated snapshot is what a replay gives today"
 
     # Forwards twice changes nothing; backwards gives back exactly what was stored.
     migration.forwards(apps, None)

@@ -34,7 +34,8 @@ def test_action_buttons_are_short_for_cards_and_swaps():
                                                          {"action": "drop-goal", "label": "Drop goal"}])
     assert [(b["text"], b["kind"]) for b in buttons] == [("4", "card"), ("Drop goal", "wide")]
     swap = boards.action_buttons("team-draft", [{"action": "swap:th:2s", "label": "Draft 10\u2665, release 2\u2660"}])
-    assert swap[0]["text"] == "+10\u2665 \u22122\u2660" and swap[0]["label"].startswith("Draft")
+    # In words (issue 19: "+5\u2665 \u22122\u2666" with the words only in a tooltip was a puzzle).
+    assert swap[0]["text"] == "Take 10\u2665, give up 2\u2660" and swap[0]["label"].startswith("Draft")
     plain = boards.action_buttons("block-field", [{"action": "kick-double", "label": "Kick, double"}])
     assert [(b["text"], b["kind"]) for b in plain] == [("Kick, double", "wide")]
 
