@@ -28,6 +28,21 @@ def _match_or_404(pk) -> Match:
         raise Http404("No such match.")
 
 
+def _archived_body(match: Match) -> dict:
+    """What the API says of a match the engine cannot replay (recorded under other rules): what was stored."""
+    return {"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
+            "rules_version": match.rules_version, "archived": True, "outcome": match.outcome,
+            "detail": "this match was recorded under another version of the rules: it cannot be replayed; its "
+                      "stored outcome and its action log (/actions/) are given instead"}
+
+
+def _state_or_409(match: Match, upto: int | None = None):
+    state = services.match_state_or_none(match, upto=upto)
+    if state is None:
+        raise services.MatchError(_archived_body(match)["detail"], code="conflict", reason="rules_changed")
+    return state
+
+
 def _seat_param(request) -> int | None:
     raw = request.query_params.get("seat")
     if raw in (None, ""):
@@ -75,19 +90,24 @@ class MatchViewAPI(APIView):
                                      requested=_seat_param(request))
         if seat is None and not permissions.can_watch(request.user, light):
             raise Http404("No such match.")
+        if selectors.clock_due(light) and services.match_clock_expire(match=light):
+            light = selectors.get_match_version(pk)
         etag = selectors.match_etag(light, seat)
         if etag in request.headers.get("If-None-Match", "") and "events_from" not in request.query_params:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             match = _match_or_404(pk)
             etag = selectors.match_etag(match, seat)
-            state = services.match_state(match)
+            state = services.match_state_or_none(match)
             try:
                 events_from = int(request.query_params["events_from"]) if "events_from" in request.query_params \
                     else None
             except ValueError:
                 events_from = None
-            response = Response(selectors.match_view(match, state, seat, events_from=events_from))
+            if state is None:
+                response = Response(_archived_body(match))
+            else:
+                response = Response(selectors.match_view(match, state, seat, events_from=events_from))
         response["ETag"] = etag
         patch_cache_control(response, no_cache=True, private=True)
         return response
@@ -136,7 +156,7 @@ class MatchActionsAPI(APIView):
             seat = min(held) if len(held) == 1 else None
             if seat is None:
                 # Someone holding both seats (a teacher demoing) acts for whichever is to act.
-                acting = services.match_state(match).to_act()
+                acting = _state_or_409(match).to_act()
                 seat = next((s for s in acting if s in held), min(held))
         # A refused move is a MatchError: config.api's handler answers it (400 with the legal actions, 403,
         # or 409 with the next ply).
@@ -165,7 +185,7 @@ class MatchReplayAPI(APIView):
             raise Http404("No such match.")
         if n > match.ply:
             return Response({"detail": f"the match has {match.ply} plies"}, status=status.HTTP_404_NOT_FOUND)
-        state = services.match_state(match, upto=n)
+        state = _state_or_409(match, upto=n)
         body = selectors.match_view(match, state, seat, events_from=0)
         body.update({"step": n, "steps": match.ply, "legal_actions": [], "your_turn": False})
         last = match.actions.filter(ply=n).values("seat", "action").first() if n else None
@@ -174,4 +194,64 @@ class MatchReplayAPI(APIView):
         else:
             body["last_action"] = ({"seat": last["seat"], "action": last["action"],
                                     "label": state.describe_action(last["action"])} if last else None)
+        return Response(body)
+
+
+class SeatInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=1, required=False,
+                                    help_text="Needed only by someone who holds both seats.")
+
+
+class DrawInput(SeatInput):
+    do = serializers.ChoiceField(choices=["offer", "accept", "decline"])
+
+
+def _acting_seat(request, match: Match, given: int | None) -> tuple[set[int], int]:
+    held = permissions.seats_held(match, user=request.user, session=request.session)
+    if not held:
+        if not permissions.can_watch(request.user, match):
+            raise Http404("No such match.")
+        raise PermissionDenied("you do not hold a seat in this match")
+    return held, given if given is not None else min(held)
+
+
+class MatchResignAPI(APIView):
+    """POST: the caller's seat resigns; the match ends and the fixture's result follows (a walkover to the other
+    side in a duel). Recorded in the match's log."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=SeatInput, responses={200: dict, 403: dict, 409: dict})
+    def post(self, request, pk):
+        match = _match_or_404(pk)
+        _enforce_csrf_for_session(request)
+        data = SeatInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        held, seat = _acting_seat(request, match, data.validated_data.get("seat"))
+        services.match_resign(match=match, seat=seat, user=request.user, held_seats=held)
+        fresh = selectors.get_match(match.pk)
+        return Response(selectors.match_view(fresh, _state_or_409(fresh), seat))
+
+
+class MatchDrawAPI(APIView):
+    """POST ``{"do": "offer" | "accept" | "decline"}``: offer a draw, or answer the other side's offer (409 when the
+    rule set or the score does not allow one now)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=DrawInput, responses={200: dict, 403: dict, 409: dict})
+    def post(self, request, pk):
+        match = _match_or_404(pk)
+        _enforce_csrf_for_session(request)
+        data = DrawInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        held, seat = _acting_seat(request, match, data.validated_data.get("seat"))
+        if data.validated_data["do"] == "offer":
+            services.match_draw_offer(match=match, seat=seat, user=request.user, held_seats=held)
+        else:
+            services.match_draw_answer(match=match, seat=seat, accept=data.validated_data["do"] == "accept",
+                                       user=request.user, held_seats=held)
+        fresh = selectors.get_match(match.pk)
+        body = selectors.match_view(fresh, _state_or_409(fresh), seat)
+        body["draw_offer"] = fresh.draw_offer
         return Response(body)

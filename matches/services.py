@@ -90,6 +90,22 @@ def match_state(match: Match, *, upto: int | None = None) -> GameState:
     return state
 
 
+# A log that does not replay on today's engine (recorded under other rules, or damaged) fails with one of these.
+REPLAY_ERRORS = (ValueError, KeyError, IndexError, TypeError, RuntimeError)
+
+
+def match_state_or_none(match: Match, *, upto: int | None = None) -> GameState | None:
+    """``match_state``, or None when the match was recorded under other rules (``rules_current``) or its log does
+    not replay: its pages then show what was stored instead of failing."""
+    if not rules_current(match):
+        return None
+    try:
+        return match_state(match, upto=upto)
+    except REPLAY_ERRORS:
+        logger.warning("match %s does not replay on the engine's rules %s", match.pk, match.rules_version)
+        return None
+
+
 def _save_snapshot(match: Match, state: GameState) -> None:
     match.snapshot = state.to_dict()
     match.snapshot_ply = match.ply

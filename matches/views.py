@@ -42,10 +42,6 @@ from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchEvent, MatchSeat, normalise_code
 
-# A match whose log no longer replays on today's engine (recorded under other rules, or damaged): its pages show
-# what was stored instead of failing.
-REPLAY_ERRORS = (ValueError, KeyError, IndexError, TypeError, RuntimeError)
-
 # Join codes: at most this many wrong codes per address in the window, then 429. Generous, because a
 # whole school's pupils often share one public address, and still hopeless for guessing: a code has
 # about 59 bits, so 30 tries per 10 minutes would take billions of years to find one.
@@ -343,12 +339,7 @@ def _archived(request, match: Match, seat: int | None, *, reason: str = "") -> o
 
 def _state_or_none(match: Match, upto: int | None = None) -> GameState | None:
     """The match's engine state, or None when its log does not replay on today's rules."""
-    if not selectors.rules_current(match):
-        return None
-    try:
-        return services.match_state(match, upto=upto)
-    except REPLAY_ERRORS:
-        return None
+    return services.match_state_or_none(match, upto=upto)
 
 
 def _expire_clock(match: Match) -> bool:

@@ -4,7 +4,7 @@ from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
 from league.permissions import can_edit_tournament
-from matches import selectors
+from matches import boards, selectors
 
 register = template.Library()
 
@@ -32,3 +32,9 @@ def fixture_match(context, fixture):
                  and not hasattr(fixture, "result") and user is not None and can_edit_tournament(user, tournament))
     return {"fixture": fixture, "match": match, "can_start": can_start, "csrf_token": context.get("csrf_token"),
             "request": request}
+
+
+@register.filter
+def score(points):
+    """A score as people write it: ``5.5`` -> ``5½`` (Seasons' halved seasons), ``3`` -> ``3``."""
+    return boards.score_text(points)
