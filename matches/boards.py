@@ -287,7 +287,7 @@ def _block_field(view: dict, seat, data, help_data=None) -> dict:
                 "key": f"{referee['id']}-{(data or {}).get('events_from', 0) + drawn_at}" if drawn_at is not None
                 else referee["id"]}
     return {
-        "kind": "block-field", "w": width + 2 * left, "h": height + 2 * top + 40, "left": left, "top": top,
+        "kind": "block-field", "w": width + 2 * left, "h": height + 2 * top + 60, "left": left, "top": top,
         "field_w": width, "field_h": height, "shading": shading, "lines": lines, "lineout": lineout,
         "kick_off": kick_off, "block": b, "flip": flip,
         "ball_x": col_left(ball["x"]) + b / 2, "ball_y": row_top(ball["y"]) + b / 2,

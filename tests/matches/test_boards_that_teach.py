@@ -352,3 +352,35 @@ def test_a_log_that_does_not_replay_is_shown_as_stored(players):
     Match.objects.filter(pk=match.pk).update(snapshot=None, snapshot_ply=None, rules_version="", ply=match.ply + 1)
     page = Client().get(f"/matches/{match.pk}/watch/")
     assert page.status_code == 200 and 'data-testid="archived-note"' in page.content.decode()
+
+
+# ---- translated ---------------------------------------------------------------------------------------------------
+
+# The files of issue 19's pages: every string they mark for translation has an Afrikaans and a French one.
+ISSUE19_SOURCES = ("matches/boards.py", "matches/views.py", "matches/forms.py", "matches/models.py",
+                   "matches/templates/matches/_live.html", "matches/templates/matches/_scoreboard.html",
+                   "matches/templates/matches/_help.html", "matches/templates/matches/_replay_frame.html",
+                   "matches/templates/matches/_mine_list.html", "matches/templates/matches/play.html",
+                   "matches/templates/matches/replay.html", "matches/templates/matches/rules.html",
+                   "matches/templates/matches/archived.html", "matches/templates/matches/mine.html",
+                   "matches/templates/matches/new.html", "matches/templates/matches/manage.html",
+                   "matches/templates/matches/boards/", "templates/400.html", "templates/403.html",
+                   "templates/404.html", "templates/500.html", "web/templates/web/fixture_detail.html",
+                   "web/templates/web/tournament_list.html")
+
+
+@pytest.mark.parametrize("language", ["af", "fr"])
+def test_the_strings_of_the_play_pages_are_translated(language):
+    text = (ROOT / "locale" / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    missing = []
+    for block in text.split("\n\n"):
+        places = [p for line in block.splitlines() if line.startswith("#: ") for p in line[3:].split()]
+        if not any(p.startswith(ISSUE19_SOURCES) for p in places):
+            continue
+        fuzzy = any(line.startswith("#,") and "fuzzy" in line for line in block.splitlines())
+        strings = [line for line in block.splitlines() if line.startswith("msgstr")]
+        empty = all(line.endswith('""') for line in strings) and not any(
+            line.startswith('"') for line in block.splitlines()[block.splitlines().index(strings[0]) + 1:])
+        if fuzzy or empty:
+            missing.append(block.splitlines()[-1 - len(strings)])
+    assert missing == []
