@@ -532,6 +532,10 @@ def _bad_gets(world) -> list[str]:
         f"/matches/{match}/replay/?step=-5", f"/matches/{match}/replay/?step={HUGE}",
         f"/matches/{match}/replay/?step=abc", f"/matches/{HUGE}/replay/", f"/matches/{HUGE}/manage/",
         "/matches/new/?ruleset=chess",
+        # Issue 19: POST-only resign and draw (a GET is refused), the rules pages, the replay's frames.
+        f"/matches/{match}/resign/", f"/matches/{HUGE}/draw/", "/matches/rules/nope/", "/matches/rules/manual/",
+        "/matches/rules/" + "x" * 300 + "/", f"/matches/{match}/replay/?step=abc&fragment=1",
+        "/matches/mine/?fragment=%00",
     ]
 
 
@@ -597,7 +601,7 @@ def _form_targets(world) -> list[tuple[str, list[str]]]:
           "reset_later_rounds"]),
         (reverse("league:manage_settings", args=["cup"]),
          ["name", "visibility", "status", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
-          "losing_bonus_margin", "walkover_score", "walkover_tries"]),
+          "losing_bonus_margin", "walkover_score", "walkover_tries", "move_clock_seconds"]),
         (reverse("league:tournament_new"),
          ["name", "slug", "preset", "ruleset", "format", "points_system", "double_round_robin", "visibility"]),
         (reverse("league:manage_organisers", args=["cup"]), ["username"]),
@@ -609,8 +613,10 @@ def _form_targets(world) -> list[tuple[str, list[str]]]:
         (reverse("league:manage_players", args=["cup"]),
          [f"e{entry.pk}-username", f"e{entry.pk}-player_name", f"e{entry.pk}-computer_level"]),
         (reverse("league:manage_withdraw", args=["cup", entry.pk]), ["keep_played"]),
-        (reverse("matches:new"), ["ruleset", "home", "away", "options"]),
+        (reverse("matches:new"), ["ruleset", "home", "away", "options", "move_clock"]),
         (reverse("matches:act", args=[world["match"].pk]), ["ply", "action", "seat"]),
+        (reverse("matches:resign", args=[world["match"].pk]), ["seat"]),
+        (reverse("matches:draw", args=[world["match"].pk]), ["do", "seat"]),
         (reverse("matches:manage", args=[world["match"].pk]), ["do", "seat", "level"]),
         (reverse("matches:join"), ["code"]),
     ]
