@@ -1,9 +1,10 @@
 """Django admin for matches, read-only: matches change only through play (``matches.services``); here the
-match, its seats, the action log (the audit trail) and the entries' passes are shown."""
+match, its seats, the action log and the log of everything else (seats taken, resignations, draw offers, the move
+clock: the audit trail) and the entries' passes are shown."""
 
 from django.contrib import admin
 
-from matches.models import EntryPass, Match, MatchAction, MatchSeat
+from matches.models import EntryPass, Match, MatchAction, MatchEvent, MatchSeat
 
 
 class ReadOnlyMixin:
@@ -34,15 +35,23 @@ class MatchActionInline(ReadOnlyMixin, admin.TabularInline):
     ordering = ("ply",)
 
 
+class MatchEventInline(ReadOnlyMixin, admin.TabularInline):
+    model = MatchEvent
+    extra = 0
+    fields = ("created_at", "ply", "seat", "kind", "user", "data")
+    readonly_fields = fields
+
+
 @admin.register(Match)
 class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "ruleset", "status", "fixture", "ply", "updated_at")
     list_filter = ("status", "ruleset")
     search_fields = ("id", "fixture__tournament__name")
-    readonly_fields = ("ruleset", "options", "seed", "status", "fixture", "ply", "snapshot_ply", "outcome",
-                       "created_by", "created_at", "updated_at", "finished_at")
+    readonly_fields = ("ruleset", "rules_version", "options", "seed", "status", "fixture", "ply", "snapshot_ply",
+                       "outcome", "move_clock", "moved_at", "draw_offer", "created_by", "created_at", "updated_at",
+                       "finished_at")
     exclude = ("snapshot",)
-    inlines = [MatchSeatInline, MatchActionInline]
+    inlines = [MatchSeatInline, MatchActionInline, MatchEventInline]
     list_select_related = ("fixture",)
 
 
