@@ -453,6 +453,7 @@ class ResultInlineForm(forms.ModelForm):
     class Meta:
         model = Result
         fields = ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by", "stats"]
+        labels = {"kind": _("kind"), "winner": _("winner"), "decided_by": _("decided by"), "stats": _("stats")}
 
     def clean(self):
         cleaned = super().clean()

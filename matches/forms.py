@@ -19,33 +19,33 @@ MOVE_CLOCK_CHOICES = [
 ]
 
 SEAT_CHOICES = [
-    ("me", "Me"),
-    ("open", "Someone I give the code to"),
-    ("computer:aware", "Computer (good)"),
-    ("computer:random", "Computer (random)"),
+    ("me", _("Me")),
+    ("open", _("Someone I give the code to")),
+    ("computer:aware", _("Computer (good)")),
+    ("computer:random", _("Computer (random)")),
 ]
 
 
 class JoinForm(forms.Form):
-    code = forms.CharField(label="Your code", max_length=40,
+    code = forms.CharField(label=_("Your code"), max_length=40,
                            widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
                                                          "spellcheck": "false", "placeholder": "ABCD-EFGH-JKMN"}))
 
     def clean_code(self):
         code = normalise_code(self.cleaned_data["code"])
         if len(code) < 8:
-            raise forms.ValidationError("A code has 12 letters and digits.")
+            raise forms.ValidationError(_("A code has 12 letters and digits."))
         return code
 
 
 class FriendlyForm(forms.Form):
-    ruleset = forms.ChoiceField(label="Game")
-    home = forms.ChoiceField(label="Home side", choices=SEAT_CHOICES, initial="me")
-    away = forms.ChoiceField(label="Away side", choices=SEAT_CHOICES, initial="computer:aware")
+    ruleset = forms.ChoiceField(label=_("Game"))
+    home = forms.ChoiceField(label=_("Home side"), choices=SEAT_CHOICES, initial="me")
+    away = forms.ChoiceField(label=_("Away side"), choices=SEAT_CHOICES, initial="computer:aware")
     move_clock = forms.TypedChoiceField(
         label=_("Move clock"), choices=MOVE_CLOCK_CHOICES, required=False, coerce=int, empty_value=None,
         help_text=_("A player who has not moved in time is replaced by the computer for the rest of the match."))
-    options = forms.CharField(label="Options (JSON, optional)", required=False,
+    options = forms.CharField(label=_("Options (JSON, optional)"), required=False,
                               widget=forms.TextInput(attrs={"placeholder": '{"sets_per_half": 2}'}))
 
     def __init__(self, *args, rulesets=(), **kwargs):
@@ -59,9 +59,9 @@ class FriendlyForm(forms.Form):
         try:
             value = json.loads(raw)
         except ValueError:
-            raise forms.ValidationError("Options must be JSON, e.g. {\"sets_per_half\": 2}.")
+            raise forms.ValidationError(_("Options must be JSON, e.g. {\"sets_per_half\": 2}."))
         if not isinstance(value, dict):
-            raise forms.ValidationError("Options must be a JSON object.")
+            raise forms.ValidationError(_("Options must be a JSON object."))
         return value
 
     def cleaned_options(self) -> dict:

@@ -589,12 +589,12 @@ def manage(request, pk):
                 services.match_replace_seat_with_computer(match=match, seat=int(request.POST.get("seat", -1)),
                                                           user=request.user,
                                                           level=request.POST.get("level", "aware"))
-                messages.success(request, "The computer has taken the seat.")
+                messages.success(request, _("The computer has taken the seat."))
             elif request.POST.get("do") == "abandon":
                 services.match_abandon(match=match, user=request.user)
-                messages.success(request, "The match was abandoned; the fixture is scheduled again.")
+                messages.success(request, _("The match was abandoned; the fixture is scheduled again."))
             else:
-                messages.error(request, "Choose what to do: give a seat to the computer, or abandon the match.")
+                messages.error(request, _("Choose what to do: give a seat to the computer, or abandon the match."))
         except (ValidationError, ValueError) as exc:
             messages.error(request, error_text(exc))
         return redirect("matches:manage", pk=match.pk)

@@ -18,6 +18,7 @@ ensure_system_packages() {
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  command -v msgfmt >/dev/null || missing+=(gettext)  # compilemessages, and the translation test
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
