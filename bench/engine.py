@@ -1,33 +1,41 @@
-"""Engine benchmark: full matches per second per rule set, against the floor of its own chance draws.
+"""Engine benchmark: whole matches per second per rule set with the players simulations use, against a floor.
 
-    .venv/bin/python bench/engine.py [--batch N] [--repeat R] [--seconds S] [--winrate N] [--ruleset ID ...]
+    .venv/bin/python bench/engine.py [--batch N] [--rounds R] [--winrate N] [--ruleset ID ...]
 
-For every registered rule set it plays whole matches between random players
-(the lean ``apply_unchecked`` path, and the checked ``apply`` path), and times a
-floor that makes the same chance draws as those matches (``state.chance.draws``
-of them: the very same rolls, picks and shuffles, recorded in an untimed run)
-from the same seeded source and nothing else -- the speed no engine can beat.
-The ratio engine time / floor time is the figure to watch: it depends far less
-on how busy the machine is. Times are CPU time of this process; a batch of
-matches (seeds 0..N-1) is timed R times and, as timeit does, the best round is
-reported (noise from other processes only ever adds time), beside the mean.
+For every rule set it plays whole matches between **club** players (the level tournament simulations and
+the odds use, through ``play_match``'s lean path) -- and, for comparison in the same run, between the
+pre-issue-20 "aware" players (frozen in ``bench/aware_v1``) and between random players. Each is set
+against a **floor**: a plain loop that makes the very same chance draws as those matches (the same rolls,
+picks and shuffles, recorded in an untimed run) from the same seeded source and nothing else -- the
+speed no engine can beat. Each round times the matches and then their floor back to back (CPU time of
+this process), so both see the same load; the figure is the **median over the rounds of floor time /
+match time** ("x floor": 1.0 would be as fast as drawing the chance alone), beside the median matches/s.
+Targets (issue 17 item 5): club at >= 0.2 of its floor for bokx, rugby-league-cards and
+rugby-champion-solo, and Seasons at >= 500 matches/s.
 
-With ``--winrate N`` it also plays N seeded matches of the aware player against
-the random player (alternating home and away) and prints the aware side's win rate.
+``--winrate N`` plays N seeded matches (seeds 0..N-1, seats swapped every match) of the club player
+against the frozen aware player (two-player rule sets: the club side's wins, draws and losses; Rugby
+Champion solo: each against the Non-player on the same seeds) and the club player against random play.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
+import statistics
 import sys
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+from bench.aware_v1 import OLD_AWARE
 from engine.chance import Chance, SeededChance, derive_seed
-from engine.players import RandomPlayer, make_player, play_match
-from engine.registry import new_game, rulesets
+from engine.players import Player, RandomPlayer, make_player, play_match
+from engine.registry import get_ruleset, new_game, rulesets
+
+PlayerFactory = Callable[[], Player]
 
 
 class RecordingChance(Chance):
@@ -57,23 +65,27 @@ class RecordingChance(Chance):
         return self.inner.to_dict()
 
 
-def record_draws(ruleset: str, seeds: int) -> list[tuple[int, list[tuple[str, int]]]]:
-    """The chance calls of the random-v-random matches with seeds 0..seeds-1 (untimed)."""
+def seats_of(ruleset: str, make: PlayerFactory) -> dict[int, Player]:
+    return {seat: make() for seat in get_ruleset(ruleset).spec.person_seats}
+
+
+def record_draws(ruleset: str, seeds: int, make: PlayerFactory) -> list[tuple[int, list[tuple[str, int]]]]:
+    """The chance calls of the matches with seeds 0..seeds-1 between ``make()`` players (untimed)."""
     recorded = []
     for seed in range(seeds):
         chance = RecordingChance(SeededChance(derive_seed(seed, "chance")))
-        play_match(new_game(ruleset, seed=seed, chance=chance), {0: RandomPlayer(), 1: RandomPlayer()})
+        play_match(new_game(ruleset, seed=seed, chance=chance), seats_of(ruleset, make))
         recorded.append((seed, chance.calls))
     return recorded
 
 
-def run_batch(ruleset: str, games: int, checked: bool) -> tuple[float, int, int]:
-    """CPU seconds to play random-v-random matches with seeds 0..games-1; also total actions and draws."""
+def run_batch(ruleset: str, games: int, make: PlayerFactory) -> tuple[float, int, int]:
+    """CPU seconds to play the matches with seeds 0..games-1; also total actions and chance draws."""
     actions = draws = 0
     clock = time.process_time
     start = clock()
     for seed in range(games):
-        state = play_match(new_game(ruleset, seed=seed), {0: RandomPlayer(), 1: RandomPlayer()}, checked=checked)
+        state = play_match(new_game(ruleset, seed=seed), seats_of(ruleset, make))
         actions += len(state.history)
         draws += state.chance.draws
     return clock() - start, actions, draws
@@ -99,65 +111,89 @@ def run_floor(recorded: list[tuple[int, list[tuple[str, int]]]]) -> float:
     return clock() - start
 
 
-def win_rate(ruleset: str, games: int) -> dict:
-    """Aware v random over ``games`` seeded matches, the aware player alternating home and away."""
+def measure(ruleset: str, games: int, rounds: int, make: PlayerFactory) -> dict:
+    """Paired rounds of (matches, floor): medians of matches/s and of floor time / match time."""
+    recorded = record_draws(ruleset, games, make)
+    ratios, rates = [], []
+    actions = draws = 0
+    for _ in range(rounds):
+        seconds, actions, draws = run_batch(ruleset, games, make)
+        floor = run_floor(recorded)
+        ratios.append(floor / seconds)
+        rates.append(games / seconds)
+    if draws != sum(len(calls) for _seed, calls in recorded):
+        print(f"warning: {ruleset} made different chance draws when recorded (not deterministic?)")
+    return {"actions": actions / games, "draws": draws / games, "rate": statistics.median(rates),
+            "ratio": statistics.median(ratios), "spread": (min(ratios), max(ratios))}
+
+
+def head_to_head(ruleset: str, games: int, new: PlayerFactory, old: PlayerFactory) -> dict:
+    """``new`` v ``old`` over seeds 0..games-1, seats swapped every match (solo: each v the Non-player)."""
+    spec = get_ruleset(ruleset).spec
+    if spec.solo:
+        result = {}
+        for name, make in (("new", new), ("old", old)):
+            wins = draws = margin = 0
+            for seed in range(games):
+                outcome = play_match(new_game(ruleset, seed=seed), {0: make()}).outcome()
+                wins += outcome.winner == 0
+                draws += outcome.winner is None
+                margin += outcome.points[0] - outcome.points[1]
+            result[name] = {"wins": wins, "draws": draws, "margin": margin / games}
+        return result
     wins = draws = 0
-    start = time.process_time()
     for seed in range(games):
-        aware_seat = seed % 2
-        players = {aware_seat: make_player(ruleset, "aware"), 1 - aware_seat: RandomPlayer()}
-        winner = play_match(new_game(ruleset, seed=seed), players).outcome().winner
-        if winner is None:
-            draws += 1
-        elif winner == aware_seat:
-            wins += 1
-    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
-            "rate": wins / games, "seconds": time.process_time() - start}
+        seat = seed % 2
+        winner = play_match(new_game(ruleset, seed=seed), {seat: new(), 1 - seat: old()}).outcome().winner
+        wins += winner == seat
+        draws += winner is None
+    return {"wins": wins, "draws": draws, "losses": games - wins - draws}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=200, help="matches per timed round (default 200)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed rounds per rule set and path (default 5)")
-    parser.add_argument("--seconds", type=float, default=10.0,
-                        help="no new round once a rule set and path has used this many CPU seconds (default 10)")
-    parser.add_argument("--winrate", type=int, default=0, help="also measure aware v random over N matches")
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds per rule set and players (default 5)")
+    parser.add_argument("--winrate", type=int, default=0, help="also play club v the frozen aware player, N games")
     parser.add_argument("--ruleset", action="append", help="only these rule sets (default: every registered one)")
     args = parser.parse_args(argv)
 
     specs = [s for s in rulesets() if not args.ruleset or s.id in args.ruleset]
-    print(f"best of up to {args.repeat} rounds of {args.batch} matches (seeds 0..{args.batch - 1}), CPU time")
-    print(f"{'rule set':<22} {'path':<8} {'actions':>8} {'draws':>6} {'matches/s':>10} {'mean/s':>8} "
-          f"{'floor/s':>9} {'x floor':>8}")
+    load = os.getloadavg()[0]
+    print(f"median of {args.rounds} paired rounds of {args.batch} matches (seeds 0..{args.batch - 1}), CPU time; "
+          f"load average {load:.2f} on {os.cpu_count()} CPUs")
+    print(f"{'rule set':<22} {'players':<12} {'actions':>8} {'draws':>6} {'matches/s':>10} {'x floor':>8} "
+          f"{'(min-max)':>13}")
     for spec in specs:
-        recorded = record_draws(spec.id, args.batch)
-        for checked in (False, True):
-            times, floors = [], []
-            actions = draws = 0
-            while len(times) < args.repeat and (not times or sum(times) < args.seconds):
-                seconds, actions, draws = run_batch(spec.id, args.batch, checked)
-                times.append(seconds)
-                floors.append(run_floor(recorded))
-            if draws != sum(len(calls) for _seed, calls in recorded):
-                print(f"warning: {spec.id} made different chance draws when recorded (not deterministic?)")
-            best, floor = min(times), min(floors)
-            games = args.batch
-            print(f"{spec.id:<22} {'checked' if checked else 'lean':<8} {actions / games:>8.1f} {draws / games:>6.1f} "
-                  f"{games / best:>10.1f} {games * len(times) / sum(times):>8.1f} {games / floor:>9.1f} "
-                  f"{best / floor:>8.2f}")
+        rows: list[tuple[str, PlayerFactory]] = [
+            ("club", lambda rs=spec.id: make_player(rs, "club")),
+            ("aware (old)", OLD_AWARE[spec.id]),
+            ("random", RandomPlayer),
+        ]
+        for name, make in rows:
+            m = measure(spec.id, args.batch, args.rounds, make)
+            low, high = m["spread"]
+            print(f"{spec.id:<22} {name:<12} {m['actions']:>8.1f} {m['draws']:>6.1f} {m['rate']:>10.1f} "
+                  f"{m['ratio']:>8.3f} {f'({low:.3f}-{high:.3f})':>13}")
             sys.stdout.flush()
     if args.winrate:
         print()
         for spec in specs:
-            try:
-                make_player(spec.id, "aware")
-            except KeyError:
-                print(f"{spec.id:<22} no aware player")
-                continue
-            result = win_rate(spec.id, args.winrate)
-            print(f"{spec.id:<22} aware v random: won {result['wins']}, drew {result['draws']}, lost "
-                  f"{result['losses']} of {result['games']} (win rate {100 * result['rate']:.1f}%, "
-                  f"{result['seconds']:.1f} s)")
+            start = time.process_time()
+            h2h = head_to_head(spec.id, args.winrate, lambda rs=spec.id: make_player(rs, "club"), OLD_AWARE[spec.id])
+            seconds = time.process_time() - start
+            if spec.solo:
+                new, old = h2h["new"], h2h["old"]
+                print(f"{spec.id:<22} v the Non-player over {args.winrate} games: club won {new['wins']} "
+                      f"(drew {new['draws']}, mean margin {new['margin']:+.2f}), old aware won {old['wins']} "
+                      f"(drew {old['draws']}, mean margin {old['margin']:+.2f}) ({seconds:.1f} s)")
+            else:
+                rate = h2h["wins"] / args.winrate
+                score = (h2h["wins"] + h2h["draws"] / 2) / args.winrate
+                print(f"{spec.id:<22} club v old aware: won {h2h['wins']}, drew {h2h['draws']}, lost "
+                      f"{h2h['losses']} of {args.winrate} (win rate {100 * rate:.1f}%, score with draws "
+                      f"as halves {100 * score:.1f}%; {seconds:.1f} s)")
+            sys.stdout.flush()
     return 0
 
 

@@ -40,6 +40,7 @@ commentary line.
 from __future__ import annotations
 
 import copy
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -407,6 +408,13 @@ class GameState:
         """
         raise NotImplementedError
 
+    def player_board(self, seat: int) -> JSON:
+        """The part of ``board_view(seat)`` the computer players read, built cheaply: a subset of its keys
+        with the very same values (the conformance tests check it at every step of many games), so it can
+        never show more than the seat may see. By default the whole ``board_view(seat)``.
+        """
+        return self.board_view(seat)
+
     def describe_action(self, action: str) -> str:
         """Human label for an action (button text)."""
         return action
@@ -424,14 +432,18 @@ class GameState:
         return {}
 
     # ---- provided ---------------------------------------------------------------
-    def view(self, seat: int | None, *, labels: bool = True) -> View:
+    def view(self, seat: int | None, *, labels: bool = True, legal: list[str] | None = None,
+             for_player: bool = False) -> View:
         """JSON-able state as ``seat`` may see it (``None``: a spectator); the same envelope for every rule set
         (see :class:`View`). Never leaks hidden information: the board comes from ``board_view(seat)``.
 
-        ``labels=False`` leaves ``labels`` empty (the play loop's computer players never read them).
+        ``labels=False`` leaves ``labels`` empty (the play loop's computer players never read them);
+        ``legal`` passes ``legal_actions(seat)`` when the caller has it already; ``for_player=True`` (a
+        computer player's view, ``seat`` not None) takes the board from ``player_board(seat)``.
         """
         acting = self.to_act()
-        legal = self.legal_actions(seat) if seat is not None and seat in acting else []
+        if legal is None:
+            legal = self.legal_actions(seat) if seat is not None and seat in acting else []
         points, tries = self.scoreline()
         return {
             "ruleset": self.spec.id,
@@ -443,7 +455,7 @@ class GameState:
             "over": not acting,
             "score": {"home": {"points": json_number(points[0]), "tries": tries[0]},
                       "away": {"points": json_number(points[1]), "tries": tries[1]}},
-            "board": self.board_view(seat),
+            "board": self.player_board(seat) if for_player and seat is not None else self.board_view(seat),
         }
 
     @property
@@ -478,12 +490,47 @@ class GameState:
         self._apply(seat, action)
         return self.events[start:]
 
+    def advance(self, seat: int, action: str) -> None:
+        """Leanest path (the play loop's): ``apply_unchecked`` without returning the new events."""
+        self.history.append((seat, action))
+        self._apply(seat, action)
+
     def visible_events(self, seat: int | None, start: int = 0) -> list[JSON]:
         """Events from ``start`` as ``seat`` may see them (private events of the other seat dropped)."""
         return [e.to_dict() for e in self.events[start:] if e.private_to is None or e.private_to == seat]
 
     def clone(self) -> GameState:
         return copy.deepcopy(self)
+
+    # ---- search: forks and determinisations ----------------------------------------------
+    def fork(self, chance: Chance) -> GameState:
+        """A copy of the position to search from: its own copies of the position's fields, ``chance`` as its
+        chance source, and no events or history (a search never reads the past). Cheaper than ``clone``."""
+        other = object.__new__(type(self))
+        other.options = self.options  # read only during play
+        other.seed = self.seed
+        other.chance = chance
+        other.events = []
+        other.history = []
+        self.copy_position_into(other)
+        return other
+
+    def copy_position_into(self, other: GameState) -> None:
+        """Copy the position's fields into ``other`` (``fork``'s hook; rule sets write a faster one)."""
+        for name in self.saved_fields:
+            setattr(other, name, json_copy(getattr(self, name)))
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """A full position that ``seat`` cannot tell from this one: what it may see is the same, everything
+        hidden from it is dealt afresh from what it has not seen, and the dice to come are new.
+
+        This is how a search player imagines the position (it is never given the state itself, only this):
+        the rule set's own hook draws the hidden cards (a pile's order, the other seat's hand, face-down
+        cards) from the cards ``seat`` has not seen, in an order built only from what ``seat`` knows, so two
+        positions that differ only in what ``seat`` cannot see give the very same sample for the same
+        ``rng``. The result is a :meth:`fork` with a chance source seeded from ``rng``.
+        """
+        raise NotImplementedError
 
     def state_dict(self) -> JSON:
         """The rule set's own fields (``saved_fields``) as JSON-able data (for ``to_dict``)."""

@@ -1,32 +1,102 @@
-"""Computer players and the loop that plays a whole match.
+"""Computer players, their levels, and the loop that plays a whole match.
 
 A player takes what its seat may see (``view``), the legal actions and its own
 rng, and returns one of the legal actions. Each seat's rng is derived from the
 match seed, so a simulated match is reproducible from its seed alone.
+
+**Levels.** Every rule set offers three, chosen per seat (:data:`LEVELS`):
+
+* ``beginner`` -- the club player with a beginner's lapses: on a share of its real decisions
+  (``Beginner.lapse``) it picks any legal action instead. A person learning the game can beat it, yet
+  it plays recognisably (a purely random opponent kicks from its own in-goal and drafts nonsense);
+* ``club`` -- the rule set's own player of rules of thumb and small look-aheads, fast enough to play
+  whole tournaments (the level simulations use);
+* ``international`` -- a search player (:mod:`engine.search`): it plays out many futures of
+  the position *as its seat sees it*, the hidden cards dealt afresh each time from those it has not
+  seen (the rule set's ``determinise``), and picks the move that did best. It never reads the other
+  seat's hidden cards.
+
+Older names stay accepted (:data:`ALIASES`): ``aware`` (the former name of *club*). ``random`` (any legal
+action, uniformly) remains an engine-only level: the baseline of the benchmarks and tests, not offered
+to people. Stored data that said ``random`` now says ``beginner`` (the closest level people are offered).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.chance import derive_seed
 from engine.core import GameState, View
 from engine.registry import get_ruleset
 
-LEVELS = ("random", "aware")
+# The levels people choose from, weakest first (the site's choice lists are built from these).
+LEVELS = ("beginner", "club", "international")
+LEVEL_LABELS = {
+    "beginner": "Computer (beginner)",
+    "club": "Computer (club)",
+    "international": "Computer (international)",
+}
+LEVEL_HELP = {
+    "beginner": "Knows the rules but makes a beginner's mistakes now and then.",
+    "club": "Plays sound rugby by rules of thumb; quick.",
+    "international": "Thinks ahead through many possible futures without peeking at hidden cards; "
+                     "the strongest, and the slowest to simulate.",
+}
+RANDOM = "random"
+# Former names still accepted by make_player (stored data, old scripts).
+ALIASES = {"aware": "club"}
+# Every name make_player accepts.
+ACCEPTED_LEVELS = (*LEVELS, RANDOM, *ALIASES)
+
+
+def canonical_level(level: str) -> str:
+    """The level a (possibly former) name stands for: ``"aware"`` -> ``"club"``; ``ValueError`` if unknown."""
+    level = ALIASES.get(level, level)
+    if level not in LEVELS and level != RANDOM:
+        raise ValueError(f"unknown player level {level!r}; choose from {', '.join(LEVELS)}")
+    return level
+
+
+class Sampler:
+    """What a search player gets instead of the state: imagined positions its seat cannot tell from the real
+    one (``GameState.determinise``), never the state itself."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: GameState, seat: int):
+        self._state = state
+        self.seat = seat
+
+    def __call__(self, rng: random.Random) -> GameState:
+        """A new determinisation for this seat, drawn with ``rng``."""
+        return self._state.determinise(self.seat, rng)
 
 
 class Player:
-    """Base computer player."""
+    """Base computer player.
 
-    level = "random"
-    # The play loop only builds the (costly) view for players that read it.
+    ``needs_view``: the play loop builds the (costly) view only for players that read it, and then only
+    for the decisions :meth:`needs_view_for` says need it (a club player does not read the board to pick
+    a blind card). ``searches``: the play loop asks :meth:`think` instead of :meth:`choose`, with a
+    :class:`Sampler` (the international level, :mod:`engine.search`).
+    """
+
+    level = RANDOM
     needs_view = False
+    searches = False
+
+    def needs_view_for(self, legal: list[str]) -> bool:
+        """Whether choosing among ``legal`` needs the view (called only when ``needs_view`` is True)."""
+        return True
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
-        """One of ``legal`` (``view`` is this seat's ``state.view(seat)``, or None if ``needs_view`` is False)."""
+        """One of ``legal`` (``view`` is this seat's ``state.view(seat)``, or None when not needed)."""
+        raise NotImplementedError
+
+    def think(self, view: View, legal: list[str], rng: random.Random, sample: Sampler) -> str:
+        """A search player's choice (only called when ``searches`` is True)."""
         raise NotImplementedError
 
 
@@ -38,32 +108,73 @@ class RandomPlayer(Player):
         return rng.choice(legal)
 
 
-# (ruleset id) -> factory of its rule-set-aware player
-_AWARE: dict[str, Callable[[], Player]] = {}
+class Beginner(Player):
+    """The club player, with a lapse now and then: on a share of its real choices it picks any legal action.
+
+    A choice with one legal action is no choice; a lapse is drawn only when there are two or more.
+    """
+
+    level = "beginner"
+    lapse = 0.35
+
+    def __init__(self, club: Player, lapse: float | None = None):
+        self.club = club
+        self.needs_view = club.needs_view
+        if lapse is not None:
+            self.lapse = lapse
+
+    def needs_view_for(self, legal: list[str]) -> bool:
+        return self.club.needs_view_for(legal)
+
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
+        if len(legal) > 1 and rng.random() < self.lapse:
+            return rng.choice(legal)
+        return self.club.choose(view, legal, rng)
+
+
+# (ruleset id, level) -> factory of that rule set's player of that level
+_PLAYERS: dict[tuple[str, str], Callable[..., Player]] = {}
 
 P = TypeVar("P", bound=type[Player])
 
 
-def register_aware_player(ruleset_id: str) -> Callable[[P], P]:
-    """Class decorator for a rule set's aware player."""
+def register_player(ruleset_id: str, level: str) -> Callable[[P], P]:
+    """Class decorator: a rule set's player of ``level`` ("club" or "international")."""
 
     def decorator(cls: P) -> P:
-        _AWARE[ruleset_id] = cls
+        _PLAYERS[ruleset_id, level] = cls
         return cls
 
     return decorator
 
 
-def make_player(ruleset_id: str, level: str) -> Player:
-    """A computer player of ``level`` ("random" or "aware") for a rule set."""
-    if level == "random":
+def register_aware_player(ruleset_id: str) -> Callable[[P], P]:
+    """Class decorator for a rule set's club player (its former name: the aware player)."""
+    return register_player(ruleset_id, "club")
+
+
+def make_player(ruleset_id: str, level: str, *, think_ms: float | None = None, iterations: int | None = None,
+                simulation: bool = False) -> Player:
+    """A computer player of ``level`` (:data:`LEVELS`, ``"random"``, or a former name) for a rule set.
+
+    Only the international player thinks, and these set how long: ``iterations`` (a fixed number of
+    playouts per move: the same moves for the same seed), else ``think_ms`` (a time budget per move: not
+    reproducible), else its default per-move budget -- or, with ``simulation=True``, its cheaper budget
+    for bulk simulation. ``KeyError`` if the rule set has no player of that level, ``ValueError`` for an
+    unknown level.
+    """
+    level = canonical_level(level)
+    if level == RANDOM:
         return RandomPlayer()
-    if level == "aware":
-        get_ruleset(ruleset_id)  # importing the rule set registers its aware player
-        if ruleset_id not in _AWARE:
-            raise KeyError(f"no aware player for {ruleset_id!r}")
-        return _AWARE[ruleset_id]()
-    raise ValueError(f"unknown player level {level!r}; choose from {', '.join(LEVELS)}")
+    get_ruleset(ruleset_id)  # importing the rule set registers its players
+    if level == "beginner":
+        return Beginner(make_player(ruleset_id, "club"))
+    factory = _PLAYERS.get((ruleset_id, level))
+    if factory is None:
+        raise KeyError(f"no {level} player for {ruleset_id!r}")
+    if level == "international":
+        return factory(think_ms=think_ms, iterations=iterations, simulation=simulation)
+    return factory()
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:
@@ -73,19 +184,21 @@ def seat_rng(seed: int, seat: int) -> random.Random:
 
 def choose_action(state: GameState, seat: int, player: Player, rng: random.Random) -> str:
     """Ask ``player`` for its move at ``seat`` in ``state``."""
-    if player.needs_view:
-        view = state.view(seat, labels=False)
-        return player.choose(view, view["legal_actions"], rng)
-    return player.choose(None, state.legal_actions(seat), rng)
+    legal = state.legal_actions(seat)
+    if player.searches:
+        return player.think(state.view(seat, labels=False, legal=legal, for_player=True), legal, rng,
+                            Sampler(state, seat))
+    if player.needs_view and player.needs_view_for(legal):
+        return player.choose(state.view(seat, labels=False, legal=legal, for_player=True), legal, rng)
+    return player.choose(None, legal, rng)
 
 
 def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool = False,
                max_actions: int = 1_000_000) -> GameState:
     """Play ``state`` to the end with computer players; returns the same (finished) state."""
     rngs = {seat: seat_rng(state.seed, seat) for seat in players}
-    apply = state.apply if checked else state.apply_unchecked
-    # The body of choose_action, inlined: this loop is the simulation hot path. A player that reads the view
-    # takes the legal actions from it (the same list) and no labels (it never reads them).
+    apply = state.apply if checked else state.advance
+    # The body of choose_action, inlined: this loop is the simulation hot path.
     to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
     for _ in range(max_actions):
         acting = to_act()
@@ -93,9 +206,18 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
             return state
         seat = acting[0]
         player = players[seat]
-        if player.needs_view:
-            view = view_of(seat, labels=False)
-            apply(seat, player.choose(view, view["legal_actions"], rngs[seat]))
+        legal = legal_actions(seat)
+        if player.searches:
+            apply(seat, player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rngs[seat],
+                                     Sampler(state, seat)))
+        elif player.needs_view and player.needs_view_for(legal):
+            apply(seat, player.choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rngs[seat]))
         else:
-            apply(seat, player.choose(None, legal_actions(seat), rngs[seat]))
+            apply(seat, player.choose(None, legal, rngs[seat]))
     raise RuntimeError(f"match did not end within {max_actions} actions")
+
+
+def level_description(level: str) -> dict[str, Any]:
+    """``{"level", "label", "help"}`` of a level (for forms and the API)."""
+    level = canonical_level(level)
+    return {"level": level, "label": LEVEL_LABELS.get(level, level), "help": LEVEL_HELP.get(level, "")}

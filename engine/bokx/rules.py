@@ -15,6 +15,7 @@ Seats: 0 (home) attacks towards row 21, 1 (away) towards row 0. "left" and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ from engine.bokx.field import (
     progress,
     row_of,
 )
+from engine.chance import SeededChance
 from engine.core import JSON, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
 from engine.scoring import UNION
@@ -815,6 +817,44 @@ class BokxState(GameState):
         card = CARDS[self.last_card]
         return {"id": self.last_card, "group": card["group"], "group_name": DECKS[card["group"]]["name"],
                 "call": card["call"], "to": card["to"], "text": card["text"]}
+
+    # ---- search ---------------------------------------------------------------------------------------
+    def copy_position_into(self, other: GameState) -> None:
+        assert isinstance(other, BokxState)
+        other.teams = self.teams
+        other.score, other.tries = list(self.score), list(self.tries)
+        other.stats = [dict(self.stats[0]), dict(self.stats[1])]
+        other.period, other.secs, other.elapsed = self.period, self.secs, self.elapsed
+        other.period_len = self.period_len
+        other.x, other.y, other.poss, other.phase, other.actor = self.x, self.y, self.poss, self.phase, self.actor
+        other.ctx = dict(self.ctx)
+        other.after_miss, other.intercept, other.regained = self.after_miss, self.intercept, self.regained
+        other.run_group, other.carrier, other.last_card = self.run_group, self.carrier, self.last_card
+        other.first_kicker, other.dice, other.toss = self.first_kicker, list(self.dice), list(self.toss)
+        other.decks = {g: list(deck) for g, deck in self.decks.items()}
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """The field, the score and the clock are public; only the order of each referee deck is hidden.
+
+        A drawn card goes to the bottom, face up for both players: since the decks were last shuffled (at the
+        start and at each period's end), the cards drawn from a deck are its bottom cards in the order drawn,
+        and the cards above them, never seen since, are in an order nobody knows. Those are shuffled afresh.
+        """
+        other = self.fork(SeededChance(rng.getrandbits(64)))
+        assert isinstance(other, BokxState)
+        drawn = dict.fromkeys(GROUPS, 0)
+        for event in reversed(self.events):
+            if event.kind == "period_end":
+                break
+            if event.kind == "card":
+                drawn[event.data["group"]] += 1
+        for group in GROUPS:
+            deck = self.decks[group]
+            unseen = len(deck) - min(drawn[group], len(deck))
+            top = sorted(deck[:unseen])
+            rng.shuffle(top)
+            other.decks[group] = top + deck[unseen:]
+        return other
 
     def _side_preview(self) -> JSON:
         """Where the ball ends for each side choice (for the UI and the aware player)."""

@@ -8,46 +8,67 @@ it weighs the chances of each challenge result against that unseen pool.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
-from engine.core import JSON, View
-from engine.players import Player, register_aware_player
+from engine.core import AWAY, HOME, JSON, GameState, View
+from engine.players import Player, register_player
 from engine.rugby_champion_solo.cards import DECK
+from engine.rugby_champion_solo.rules import RugbyChampionSoloState
+from engine.search import SearchPlayer, normal_cdf, result_value
 
 # What each challenge result is worth to the person, roughly in points.
 TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
 def _unseen(board: JSON) -> list[str]:
-    seen = Counter(c["id"] for c in board["hand"] or [])
+    seen = {c["id"] for c in board["hand"] or []}
     seen.update(board["discard"])
     seen.update(spot["card"]["id"] for spot in board["line"] if spot["face_up"])
-    return [c for c in DECK.players if not seen[c]]
+    return [c for c in DECK.players if c not in seen]
+
+
+_SUPPORTS = list(DECK.supports.values())
+_FOULS = sum(1 for s in _SUPPORTS if s.effect == "foul")
+_KICKERS = sum(1 for s in _SUPPORTS if s.effect == "kicker")
+_BLUES = [float(s.bonus) for s in _SUPPORTS if s.effect == "support"]
 
 
 def _support_odds(board: JSON) -> tuple[float, float, list[float]]:
     """(chance of a foul, chance of a kicker, bonuses of blue cards each with its chance) of a support draw."""
     if board["support_drawn"] or not board["support_count"]:
         return 0.0, 0.0, []
-    pool = list(DECK.supports.values())
-    n = len(pool) - board["kickers_aside"]
-    fouls = sum(1 for s in pool if s.effect == "foul") / n
-    kickers = (sum(1 for s in pool if s.effect == "kicker") - board["kickers_aside"]) / n
-    return fouls, kickers, [float(s.bonus) for s in pool if s.effect == "support"]
+    n = len(_SUPPORTS) - board["kickers_aside"]
+    return _FOULS / n, (_KICKERS - board["kickers_aside"]) / n, _BLUES
 
 
-def _card_worth(c: JSON) -> float:
-    """How much a card is worth keeping for later challenges (its best values)."""
+def _worth(c: JSON) -> float:
     vals: list[int] = sorted(c["values"].values(), reverse=True)
     return 0.15 * (vals[0] + vals[1]) + (0.6 if c["goal"] else 0.0)
 
 
-@register_aware_player("rugby-champion-solo")
-class RugbyChampionAwarePlayer(Player):
-    """Picks the play with the best expected result against the cards it has not seen."""
+_WORTH = {card_id: _worth(c.to_dict()) for card_id, c in DECK.players.items()}
+# What a challenge of each type reads of a card: (value, Referee, whistles).
+_CHALLENGE_KEY = {ctype: {card_id: (c.values[ctype], c.referee, c.whistles) for card_id, c in DECK.players.items()}
+                  for ctype in DECK.challenge_types}
 
-    level = "aware"
+
+def _card_worth(c: JSON) -> float:
+    """How much a card is worth keeping for later challenges (its best values)."""
+    found = _WORTH.get(c["id"])
+    return _worth(c) if found is None else found
+
+
+@register_player("rugby-champion-solo", "club")
+class RugbyChampionClubPlayer(Player):
+    """Picks the play with the best expected result against the cards it has not seen.
+
+    The unseen cards are grouped by what matters to a challenge of each type (value, Referee, whistles), so
+    a play is weighed against a handful of groups rather than card by card.
+    """
+
+    level = "club"
     needs_view = True
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
@@ -60,20 +81,23 @@ class RugbyChampionAwarePlayer(Player):
         if phase == "conversion":
             goals = [a for a in legal if a.startswith("convert:")]
             return min(goals, key=lambda a: _card_worth(hand[a.split(":")[1]])) if goals else legal[0]
-        unseen = [DECK.players[c] for c in _unseen(board)]
+        unseen_ids = _unseen(board)
+        unseen = [DECK.players[c] for c in unseen_ids]
+        n_unseen = max(1, len(unseen))
         if phase in ("lineout", "scrum"):
             piece = board["setpiece"]["card"]
             ctype = piece["type"]
+            threshold = Counter(piece["value"] + u.values[ctype] for u in unseen)
 
             def pair_key(action: str) -> float:
                 a, b = action.split(":")[1:]
                 total = hand[a]["values"][ctype] + hand[b]["values"][ctype]
-                wins = sum(1 for u in unseen if total > piece["value"] + u.values[ctype]) / max(1, len(unseen))
+                wins = sum(count for needed, count in threshold.items() if total > needed) / n_unseen
                 return wins - 0.05 * (_card_worth(hand[a]) + _card_worth(hand[b]))
 
             return max(legal, key=pair_key)
         foul, _kicker, blues = _support_odds(board)
-        n_blue_total = len(DECK.supports) - board["kickers_aside"]
+        blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
         np_adv = board["advantage"] == "away"
         my_adv = board["advantage"] == "home"
         lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
@@ -89,34 +113,85 @@ class RugbyChampionAwarePlayer(Player):
                 return lose_one
             return NP_TRY
 
-        def play_value(action: str) -> float:
+        results = {m: result_value(m) for m in range(-12, 13)}
+
+        supported: dict[int, float] = {}
+
+        def won_value(margin: int) -> float:
+            """A won challenge's worth once the Non-player's support draw is made (a foul, a bonus, or nothing)."""
+            found = supported.get(margin)
+            if found is None:
+                v = foul * 0.5
+                rest = 1.0 - foul
+                for bonus in blues:
+                    v += result_value(int(margin - bonus)) * blue_share
+                    rest -= blue_share
+                found = supported[margin] = v + rest * result_value(margin)
+            return found
+
+        # The unseen cards by what a challenge of each type reads of them.
+        groups: dict[str, Counter[tuple[int, bool, int]]] = {}
+        by_play: dict[tuple[str, str], float] = {}  # (card, type) -> value: the direction does not change it
+        values: dict[str, float] = {}
+        for action in legal:
             parts = action.split(":")
             mine, ctype = hand[parts[1]], parts[2]
+            key = (parts[1], ctype)
+            if key in by_play:
+                values[action] = by_play[key]
+                continue
+            by_type = groups.get(ctype)
+            if by_type is None:
+                by_type = groups[ctype] = Counter(map(_CHALLENGE_KEY[ctype].__getitem__, unseen_ids))
+            pv0, my_ref, my_whistles = mine["values"][ctype], mine["referee"], mine["whistles"]
             total = 0.0
-            for u in unseen:
-                pv, nv = mine["values"][ctype], u.values[ctype]
-                if mine["referee"] and not u.referee and u.whistles:
-                    if u.whistles == 2:
-                        total += 0.5
+            for (nv, referee, whistles), count in by_type.items():
+                pv = pv0
+                if my_ref and not referee and whistles:
+                    if whistles == 2:
+                        total += 0.5 * count
                         continue
                     nv = 0
-                elif u.referee and not mine["referee"] and mine["whistles"]:
-                    if mine["whistles"] == 2:
-                        total += 0.5
+                elif referee and not my_ref and my_whistles:
+                    if my_whistles == 2:
+                        total += 0.5 * count
                         continue
                     pv = 0
                 margin = pv - nv
                 if margin >= 1 and (foul or blues):
-                    # The Non-player's support draw: a foul (scrum), a blue card (bonus), or nothing that matters.
-                    v = foul * 0.5
-                    rest = 1.0 - foul
-                    for bonus in blues:
-                        v += result_value(margin - bonus) / n_blue_total
-                        rest -= 1 / n_blue_total
-                    v += rest * result_value(margin)
-                    total += v
+                    total += won_value(margin) * count
                 else:
-                    total += result_value(margin)
-            return total / max(1, len(unseen)) - _card_worth(mine)
+                    total += results[margin] * count
+            values[action] = by_play[key] = total / n_unseen - _card_worth(mine)
+        return max(legal, key=values.__getitem__)
 
-        return max(legal, key=play_value)
+
+@register_player("rugby-champion-solo", "international")
+class RugbyChampionInternationalPlayer(SearchPlayer):
+    """Plays each card out against fresh deals of the cards it has not seen (the draw pile, the face-down
+    line, the Non-player's hidden card, the support pile's order), the rest of the phase and the next by club
+    play, and judges the score with the cards left to play."""
+
+    move_iterations = 240
+    simulation_iterations = 48
+    horizon = 12
+
+    def make_club(self) -> Player:
+        return RugbyChampionClubPlayer()
+
+    def marker(self, state: GameState) -> object:
+        assert isinstance(state, RugbyChampionSoloState)
+        return state.phases
+
+    def settled(self, state: GameState, start: object) -> bool:
+        assert isinstance(state, RugbyChampionSoloState) and isinstance(start, int)
+        return state.phases > start + 1
+
+    def evaluate(self, state: GameState, seat: int) -> float:
+        assert isinstance(state, RugbyChampionSoloState)
+        if state.over:
+            return result_value(state, seat)
+        margin = state.score[HOME] - state.score[AWAY]
+        # About a try (5-7 points) goes either way for every dozen cards still to come.
+        cards_left = len(state.pile) + 36 * (state.options["halves"] - state.half)
+        return normal_cdf((margin + 0.5) / (2.2 * math.sqrt(cards_left / 12 + 0.25)))

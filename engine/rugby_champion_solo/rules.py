@@ -17,9 +17,11 @@ Actions (canonical strings in the engine's grammar, see :mod:`engine.core`):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
+from engine.chance import SeededChance
 from engine.core import AWAY, HOME, JSON, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
 from engine.registry import register
 from engine.rugby_champion_solo.cards import DECK, PlayerCard
@@ -37,6 +39,11 @@ NP_CAP = "The Non-player"
 
 class _PileEmpty(Exception):
     """The draw pile ran out: the half is over."""
+
+
+# Each card's dict, built once for the computer players' boards (shared: never to be changed).
+_CARD_DICTS = {card_id: c.to_dict() for card_id, c in DECK.players.items()}
+_SETPIECE_DICTS = {"lineout": DECK.lineout.to_dict(), "scrum": DECK.scrum.to_dict()}
 
 
 def card(card_id: str) -> PlayerCard:
@@ -525,6 +532,62 @@ class RugbyChampionSoloState(GameState):
                 previews[action] = {"type": piece.type, "values": values, "total": sum(values),
                                     "np_value": piece.value}
         return previews
+
+    # ---- search ----------------------------------------------------------------------------------------------
+    def copy_position_into(self, other: GameState) -> None:
+        assert isinstance(other, RugbyChampionSoloState)
+        other.half, other.pile = self.half, list(self.pile)
+        other.discard, other.hand = list(self.discard), list(self.hand)
+        other.line = [dict(spot) for spot in self.line]
+        other.support, other.kickers_aside = list(self.support), list(self.kickers_aside)
+        other.support_drawn, other.advantage, other.extra_card = self.support_drawn, self.advantage, self.extra_card
+        other.score, other.tries, other.conversions = list(self.score), list(self.tries), list(self.conversions)
+        other.phase, other.slot = self.phase, self.slot
+        other.direction, other.forced_type = self.direction, self.forced_type
+        other.setpiece = None if self.setpiece is None else dict(self.setpiece)
+        other.last, other.over, other.phases = self.last, self.over, self.phases
+        other.challenges = list(self.challenges)
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """What the person may see: the hand, the discards (every discarded card was shown) and the face-up line
+        cards. The other player cards -- the draw pile, the face-down line cards and the Non-player's hidden
+        set-piece card -- are dealt afresh from those (sorted) into the same places; the support pile keeps its
+        content (its drawn card and the Kickers set aside were shown) in a fresh order."""
+        other = self.fork(SeededChance(rng.getrandbits(64)))
+        assert isinstance(other, RugbyChampionSoloState)
+        face_down = [i for i, spot in enumerate(self.line) if spot["card"] is not None and not spot["up"]]
+        hidden = self.setpiece["hidden"] if self.setpiece is not None else None
+        pool = sorted([*self.pile, *(self.line[i]["card"] for i in face_down), *([hidden] if hidden else [])])
+        rng.shuffle(pool)
+        for i in face_down:
+            other.line[i]["card"] = pool.pop()
+        if other.setpiece is not None:
+            other.setpiece["hidden"] = pool.pop()
+        other.pile = pool
+        support = sorted(self.support)
+        rng.shuffle(support)
+        other.support = support
+        return other
+
+    def player_board(self, seat: int) -> JSON:
+        """What the club player reads of ``board_view(seat)``: the hand, what has been seen, the support pile's
+        counts, the Advantage and the set piece. The card dicts are shared (read-only) copies."""
+        person = seat == HOME
+        setpiece = None
+        if self.setpiece is not None:
+            kind = self.setpiece["kind"]
+            setpiece = {"kind": kind, "card": _SETPIECE_DICTS[kind], "hidden": True}
+        return {
+            "hand": [_CARD_DICTS[c] for c in self.hand] if person else None,
+            "discard": list(self.discard),
+            "line": [{"face_up": True, "card": _CARD_DICTS[spot["card"]]} if spot["up"] and spot["card"] is not None
+                     else {"face_up": False, "card": None} for spot in self.line],
+            "setpiece": setpiece,
+            "advantage": None if self.advantage is None else SEAT_NAMES[self.advantage],
+            "support_count": len(self.support),
+            "support_drawn": self.support_drawn,
+            "kickers_aside": len(self.kickers_aside),
+        }
 
     def describe_action(self, action: str) -> str:
         parts = action.split(":")

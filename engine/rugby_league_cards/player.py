@@ -14,16 +14,20 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from engine.core import SEAT_NAMES, View
-from engine.players import Player, register_aware_player
+from engine.core import SEAT_NAMES, GameState, View
+from engine.players import Player, register_player
 from engine.rugby_league_cards.rules import (
     DROP_GOAL,
     KICK_FOR_GOAL,
     KICK_FOR_TOUCH,
+    OVER,
+    TACKLE,
     TAP_AND_RUN,
     TRY,
+    RugbyLeagueCardsState,
     wins_needed_for_goal,
 )
+from engine.search import SearchPlayer, result_value
 
 # Chance of winning at least n of 3 coin-flip rounds.
 KICK_SUCCESS = {1: 7 / 8, 2: 1 / 2, 3: 1 / 8}
@@ -116,19 +120,24 @@ def penalty_values(sets_left: int, margin: int, progress: int, golden: bool) -> 
     return values
 
 
-@register_aware_player("rugby-league-cards")
-class RugbyLeagueAwarePlayer(Player):
+@register_player("rugby-league-cards", "club")
+class RugbyLeagueClubPlayer(Player):
     """Plays any face-down card (the choice is blind) and picks kicks by the chance of winning."""
 
-    level = "aware"
+    level = "club"
     needs_view = True
 
+    def needs_view_for(self, legal: list[str]) -> bool:
+        # Only a drop goal or a penalty is a decision; a face-down card is chosen blind (the legal list is
+        # sorted: "card:N" actions come before "drop-goal" and the penalty options have no card).
+        return not legal[-1].startswith("card:")
+
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
-        if len(legal) == 1:
-            return legal[0]
-        if DROP_GOAL not in legal and KICK_FOR_GOAL not in legal and KICK_FOR_TOUCH not in legal:
+        if view is None or len(legal) == 1:
             return legal[0]  # a blind choice: every position is as good as any other
-        assert view is not None and view["seat"] is not None
+        if DROP_GOAL not in legal and KICK_FOR_GOAL not in legal and KICK_FOR_TOUCH not in legal:
+            return legal[0]
+        assert view["seat"] is not None
         me = view["seat"]
         score = view["score"]
         board = view["board"]
@@ -140,13 +149,68 @@ class RugbyLeagueAwarePlayer(Player):
         else:
             sets_left = max(1, 2 * board["sets_per_half"] - board["sets_played"])
         progress = board["progress"]
-        _warm(sets_left, golden)
         if DROP_GOAL in legal:
-            lost = board["tackles_lost"]
-            dropping = drop_goal(sets_left, margin, progress, golden)
-            if dropping > play_on(sets_left, margin, progress, lost, golden) + 1e-9:
-                return DROP_GOAL
-            return legal[0]
-        values = penalty_values(sets_left, margin, progress, golden)
-        # Ties go to the option listed first in the sorted legal list (kicks before tap and run).
-        return max((a for a in legal if a in values), key=lambda a: values[a])
+            return DROP_GOAL if _drop_now(sets_left, margin, progress, board["tackles_lost"], golden) else legal[0]
+        return _penalty_choice(sets_left, margin, progress, golden, tuple(legal))
+
+
+@cache
+def _drop_now(sets_left: int, margin: int, progress: int, lost: int, golden: bool) -> bool:
+    """Whether a drop goal beats playing on (decided once per situation: the club player meets the same few
+    hundred situations over and over)."""
+    _warm(sets_left, golden)
+    return drop_goal(sets_left, margin, progress, golden) > play_on(sets_left, margin, progress, lost, golden) + 1e-9
+
+
+@cache
+def _penalty_choice(sets_left: int, margin: int, progress: int, golden: bool, legal: tuple[str, ...]) -> str:
+    _warm(sets_left, golden)
+    values = penalty_values(sets_left, margin, progress, golden)
+    # Ties go to the option listed first in the sorted legal list (kicks before tap and run).
+    return max((a for a in legal if a in values), key=lambda a: values[a])
+
+
+@register_player("rugby-league-cards", "international")
+class RugbyLeagueInternationalPlayer(SearchPlayer):
+    """Thinks where there is a decision (a drop goal or a penalty option; a face-down card is a blind choice):
+    plays each option out to the next set over fresh deals of every face-down card -- so the cards already
+    turned over since the pile was formed count -- with penalties and tie-breaks as they come, then judges
+    the position with the win-chance table."""
+
+    move_iterations = 300
+    simulation_iterations = 60
+    horizon = 80
+
+    def make_club(self) -> Player:
+        return RugbyLeagueClubPlayer()
+
+    def needs_view_for(self, legal: list[str]) -> bool:
+        return not legal[-1].startswith("card:")
+
+    def candidates(self, view: View, legal: list[str]) -> list[str]:
+        blind = [a for a in legal if a.startswith("card:")]
+        return blind[:1] + [a for a in legal if not a.startswith("card:")]
+
+    def marker(self, state: GameState) -> object:
+        assert isinstance(state, RugbyLeagueCardsState)
+        return state.sets_done, state.period
+
+    def settled(self, state: GameState, start: object) -> bool:
+        assert isinstance(state, RugbyLeagueCardsState)
+        return state.phase == TACKLE and state.tackle_no == 0 and (state.sets_done, state.period) != start
+
+    def evaluate(self, state: GameState, seat: int) -> float:
+        assert isinstance(state, RugbyLeagueCardsState)
+        if state.phase == OVER:
+            return result_value(state, seat)
+        attacker = state.attacker
+        golden = state.period >= 2
+        if golden:
+            sets_left = min(GOLDEN_HORIZON, state._period_end() - state.sets_done + 5)
+            margin = 0
+        else:
+            sets_left = max(1, 2 * state.options["sets_per_half"] - state.sets_done)
+            margin = _clip(state.score[attacker] - state.score[1 - attacker])
+        _warm(sets_left, golden)
+        chance = win_chance(sets_left, margin, state._progress(), min(state.lost, 1), golden)
+        return chance if attacker == seat else 1.0 - chance

@@ -28,9 +28,11 @@ this module; comments below name the decision they implement (I1, I2, ...).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.chance import SeededChance
 from engine.core import (
     AWAY,
     HOME,
@@ -652,6 +654,74 @@ class RugbyLeagueCardsState(GameState):
             "discards": len(self.discards),
             "contest": contest,
             "penalty_to": SEAT_NAMES[self.awarded] if self.phase == PENALTY else None,
+        }
+
+    # ---- search ----------------------------------------------------------------------
+    def copy_position_into(self, other: GameState) -> None:
+        assert isinstance(other, RugbyLeagueCardsState)
+        other.pile, other.discards = list(self.pile), list(self.discards)
+        other.table, other.revealed = list(self.table), list(self.revealed)
+        other.hands = [list(self.hands[HOME]), list(self.hands[AWAY])]
+        other.masks, other.pending = list(self.masks), list(self.pending)
+        other.last_rank, other.score, other.tries = list(self.last_rank), list(self.score), list(self.tries)
+        other.stats = {k: list(v) for k, v in self.stats.items()}
+        other.phase, other.period, other.sets_done = self.phase, self.period, self.sets_done
+        other.attacker, other.ball, other.lost = self.attacker, self.ball, self.lost
+        other.tackle_no, other.awarded = self.tackle_no, self.awarded
+        other.contest = None if self.contest is None else list(self.contest)
+
+    def known_discards(self) -> set[int]:
+        """The discards every seat has seen turned over: the cards revealed since the pile was last formed.
+
+        (The rest of the discards are the face-down cards left in the rows at a new deal: nobody saw them.)
+        """
+        seen: set[int] = set()
+        for event in reversed(self.events):
+            if event.kind == "reshuffle":
+                break
+            if event.kind in ("tackle", "penalty", "kick-round"):
+                data = event.data
+                seen.add(CARD_INDEX[data["home"]])
+                seen.add(CARD_INDEX[data["away"]])
+                for home, away in data["draws"]:
+                    seen.add(CARD_INDEX[home])
+                    seen.add(CARD_INDEX[away])
+        return seen.intersection(self.discards)
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """Every face-down card -- the pile, both rows (a side never sees its own row: the choice is blind)
+        and the discards nobody saw -- is dealt afresh from the cards in those places, sorted (the cards no
+        seat has seen turned over since the pile was formed); the other seat's pending choice, if it has
+        chosen, is a position drawn afresh from its face-down cards (which one it is, nobody can see)."""
+        other = self.fork(SeededChance(rng.getrandbits(64)))
+        assert isinstance(other, RugbyLeagueCardsState)
+        known = self.known_discards()
+        hidden_discards = [i for i, card in enumerate(self.discards) if card not in known]
+        rows = [(s, i) for s in (HOME, AWAY) for i, card in enumerate(self.hands[s]) if card >= 0]
+        pool = sorted([*self.pile, *(self.discards[i] for i in hidden_discards),
+                       *(self.hands[s][i] for s, i in rows)])
+        rng.shuffle(pool)
+        n = len(self.pile)
+        other.pile = pool[:n]
+        for i, card in zip(hidden_discards, pool[n:n + len(hidden_discards)], strict=True):
+            other.discards[i] = card
+        for (s, i), card in zip(rows, pool[n + len(hidden_discards):], strict=True):
+            other.hands[s][i] = card
+        opponent = 1 - seat
+        if other.pending[opponent] >= 0:
+            face_down = [i for i, card in enumerate(self.hands[opponent]) if card >= 0]
+            other.pending[opponent] = face_down[rng.randrange(len(face_down))]
+        return other
+
+    def player_board(self, seat: int) -> JSON:
+        """What the club player reads of ``board_view(seat)`` (the situation of a drop goal or a penalty)."""
+        return {
+            "progress": self._progress(),
+            "tackles_lost": self.lost,
+            "sets_played": self.sets_done,
+            "period_ends_after_set": self._period_end(),
+            "sets_per_half": self.options["sets_per_half"],
+            "golden_point": self.period >= 2,
         }
 
     def describe_action(self, action: str) -> str:

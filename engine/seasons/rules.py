@@ -14,9 +14,11 @@ the draft; see :func:`swap_action`) and ``"pass"``.
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from functools import lru_cache
 
+from engine.chance import SeededChance
 from engine.core import (
     AWAY,
     HOME,
@@ -141,6 +143,11 @@ def score_season(home: list[str], away: list[str]) -> tuple[int, int]:
     return _points(h, a), _points(a, h)
 
 
+def _seasons(halves: int) -> int | Fraction:
+    """Seasons won from a count of halves: a whole number as an int (cheap), a half as a Fraction."""
+    return halves // 2 if halves % 2 == 0 else Fraction(halves, 2)
+
+
 @register
 class SeasonsState(GameState):
     """A match of Seasons: 11 seasons with a draft between consecutive seasons."""
@@ -198,7 +205,7 @@ class SeasonsState(GameState):
 
         "To win the majority of 11": more than 5½, so 6 seasons, or 5 and two halves, and so on.
         """
-        return max(self.seasons_won()) * 2 > SEASONS
+        return max(self.halves_won()) > SEASONS
 
     def _tabulate(self) -> None:
         """Reveal both teams, score the season, then turn up the next draft (or end the match).
@@ -280,18 +287,26 @@ class SeasonsState(GameState):
         self.draft = []
         self._tabulate()
 
-    def seasons_won(self) -> tuple[Fraction, Fraction]:
-        won = [Fraction(0), Fraction(0)]
+    def halves_won(self) -> list[int]:
+        """Seasons won by each side, counted in halves (Fractions are slow, and views ask on every move)."""
+        halves = [0, 0]
         for r in self.results:
-            if r["winner"] is None:
-                won[0] += Fraction(1, 2)
-                won[1] += Fraction(1, 2)
+            winner = r["winner"]
+            if winner is None:
+                halves[0] += 1
+                halves[1] += 1
             else:
-                won[r["winner"]] += 1
-        return won[0], won[1]
+                halves[winner] += 2
+        return halves
 
-    def scoreline(self) -> tuple[tuple[Fraction, Fraction], tuple[int, int]]:
-        return self.seasons_won(), (0, 0)
+    def seasons_won(self) -> tuple[Fraction, Fraction]:
+        halves = self.halves_won()
+        return Fraction(halves[0], 2), Fraction(halves[1], 2)
+
+    def scoreline(self) -> tuple[tuple[int | Fraction, int | Fraction], tuple[int, int]]:
+        home, away = self.halves_won()
+        return (_seasons(home), _seasons(away)), (0, 0)
+
 
     def outcome(self) -> Outcome:
         won = self.seasons_won()
@@ -341,6 +356,36 @@ class SeasonsState(GameState):
             previews[action] = {"season": [_points(_features(team), _features(frozenset(other))),
                                            _points(_features(frozenset(other)), _features(team))]}
         return previews
+
+    # ---- search ----------------------------------------------------------------------
+    def copy_position_into(self, other: GameState) -> None:
+        assert isinstance(other, SeasonsState)
+        other.teams = [list(self.teams[HOME]), list(self.teams[AWAY])]
+        other.stock = list(self.stock)
+        other.draft = list(self.draft)
+        other.retired = list(self.retired)
+        other.season = self.season
+        other.results = list(self.results)  # a season's result is never changed once recorded
+        other.first, other.turn, other.passes = self.first, self.turn, self.passes
+        other.exchanges = list(self.exchanges)
+        other.over = self.over
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """Both teams, the draft and the retired cards are public; the stock holds the other cards of the deck,
+        in an order nobody knows: it is shuffled afresh (from the sorted cards, so only its content counts)."""
+        other = self.fork(SeededChance(rng.getrandbits(64)))
+        assert isinstance(other, SeasonsState)
+        stock = sorted(self.stock)
+        rng.shuffle(stock)
+        other.stock = stock
+        return other
+
+    def player_board(self, seat: int) -> JSON:
+        """What the club player reads of ``board_view(seat)``: the teams, the draft and the draft's counts."""
+        return {"teams": [list(self.teams[HOME]), list(self.teams[AWAY])], "draft": list(self.draft),
+                "passes": self.passes, "exchanges": list(self.exchanges),
+                "max_exchanges": self.options["max_exchanges"], "turn": self.turn, "season": self.season,
+                "stock_count": len(self.stock)}
 
     def describe_action(self, action: str) -> str:
         if action == PASS:

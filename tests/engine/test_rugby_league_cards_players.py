@@ -10,7 +10,7 @@ import pytest
 from engine import new_game
 from engine.__main__ import main
 from engine.players import RandomPlayer, make_player, play_match
-from engine.rugby_league_cards.player import RugbyLeagueAwarePlayer, drop_goal, penalty_values, play_on
+from engine.rugby_league_cards.player import RugbyLeagueClubPlayer, drop_goal, penalty_values, play_on
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def test_aware_player_beats_the_random_player():
 
 
 def test_aware_player_is_registered():
-    assert isinstance(make_player("rugby-league-cards", "aware"), RugbyLeagueAwarePlayer)
+    assert isinstance(make_player("rugby-league-cards", "aware"), RugbyLeagueClubPlayer)
 
 
 def _view(**overrides):
@@ -44,12 +44,12 @@ def _view(**overrides):
 
 
 def test_aware_player_kicks_for_touch_in_its_own_half():
-    player = RugbyLeagueAwarePlayer()
+    player = RugbyLeagueClubPlayer()
     assert player.choose(_view(progress=2), ["kick-for-touch", "tap-and-run"], None) == "kick-for-touch"
 
 
 def test_aware_player_taps_near_the_line_but_kicks_the_goal_that_wins_at_the_end():
-    player = RugbyLeagueAwarePlayer()
+    player = RugbyLeagueClubPlayer()
     # Early on, on the opponent's 1-space, the next tackle scores a try: tap and run.
     assert player.choose(_view(progress=6), ["kick-for-goal", "tap-and-run"], None) == "tap-and-run"
     values = penalty_values(1, -1, 5, False)
@@ -57,7 +57,7 @@ def test_aware_player_taps_near_the_line_but_kicks_the_goal_that_wins_at_the_end
 
 
 def test_aware_player_takes_the_drop_goal_that_wins_golden_point():
-    player = RugbyLeagueAwarePlayer()
+    player = RugbyLeagueClubPlayer()
     # Golden point, on the opponent's 1-space with a tackle lost: 7/8 for the drop goal v 1/2 for the try.
     view = _view(golden_point=True, period_ends_after_set=25, sets_played=21, progress=6, tackles_lost=1)
     assert player.choose(view, ["card:1", "card:2", "drop-goal"], None) == "drop-goal"
@@ -68,7 +68,7 @@ def test_aware_player_takes_the_drop_goal_that_wins_golden_point():
 
 def test_aware_player_copes_with_long_matches():
     # 60 sets a half: the look-ahead table is filled from the end, never by deep recursion.
-    player = RugbyLeagueAwarePlayer()
+    player = RugbyLeagueClubPlayer()
     view = _view(sets_per_half=60, progress=5, tackles_lost=1)
     assert player.choose(view, ["card:1", "drop-goal"], None) in {"card:1", "drop-goal"}
 

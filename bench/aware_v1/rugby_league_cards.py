@@ -1,0 +1,151 @@
+"""The rule-set-aware computer player for Rugby League with a 52-card deck.
+
+The choice of a face-down card is blind, so no player can do better than any
+position there. The skill is in the decisions around it: whether to go for a
+drop goal, and what to do with a penalty. The player rates every option by the
+probability of winning the match, from a small dynamic programme over (sets
+left, score margin, field position, tackles lost) in which each tackle and each
+kick round is a coin flip (ties and penalties ignored). In golden-point extra
+time any score wins, so the same table is built with that end.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from engine.core import SEAT_NAMES, View
+from engine.players import Player
+from engine.rugby_league_cards.rules import (
+    DROP_GOAL,
+    KICK_FOR_GOAL,
+    KICK_FOR_TOUCH,
+    TAP_AND_RUN,
+    TRY,
+    wins_needed_for_goal,
+)
+
+# Chance of winning at least n of 3 coin-flip rounds.
+KICK_SUCCESS = {1: 7 / 8, 2: 1 / 2, 3: 1 / 8}
+MARGIN_CAP = 30  # margins beyond this are treated as this (the match is decided either way)
+GOLDEN_HORIZON = 10  # sets looked ahead in golden-point extra time
+
+
+def _clip(margin: int) -> int:
+    return max(-MARGIN_CAP, min(MARGIN_CAP, margin))
+
+
+def _after_set(sets_left: int, margin: int, ours: bool, progress: int, golden: bool) -> float:
+    """Our chance of winning once a set has ended, with the next set's possession and position."""
+    if sets_left <= 0:
+        return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+    if ours:
+        return win_chance(sets_left, margin, progress, 0, golden)
+    return 1.0 - win_chance(sets_left, -margin, progress, 0, golden)
+
+
+def _scored(sets_left: int, margin: int, points: int, golden: bool) -> float:
+    """We score ``points`` (set over; the scorer restarts from its own 1-space)."""
+    if golden:
+        return 1.0
+    return _after_set(sets_left - 1, _clip(margin + points), True, 1, golden)
+
+
+def _try_scored(sets_left: int, margin: int, lost: int, golden: bool) -> float:
+    if golden:
+        return 1.0
+    convert = KICK_SUCCESS[1 if lost == 0 else 2]
+    return (convert * _scored(sets_left, margin, 6, golden)
+            + (1 - convert) * _scored(sets_left, margin, 4, golden))
+
+
+def play_on(sets_left: int, margin: int, progress: int, lost: int, golden: bool) -> float:
+    """Our chance of winning if we play the next tackle (win or lose, the ball advances)."""
+    if progress + 1 == TRY:
+        won = _try_scored(sets_left, margin, lost, golden)
+    else:
+        won = win_chance(sets_left, margin, progress + 1, lost, golden)
+    if lost == 1:
+        kicked = min(progress + 2, TRY - 1)
+        beaten = _after_set(sets_left - 1, margin, False, TRY - kicked, golden)
+    elif progress + 1 == TRY:
+        beaten = _try_scored(sets_left, margin, 1, golden)
+    else:
+        beaten = win_chance(sets_left, margin, progress + 1, 1, golden)
+    return (won + beaten) / 2
+
+
+def drop_goal(sets_left: int, margin: int, progress: int, golden: bool) -> float:
+    """Our chance of winning if we go for a drop goal now (a miss hands over at their 2-space)."""
+    success = KICK_SUCCESS[wins_needed_for_goal(progress)]
+    return (success * _scored(sets_left, margin, 1, golden)
+            + (1 - success) * _after_set(sets_left - 1, margin, False, 2, golden))
+
+
+@cache
+def win_chance(sets_left: int, margin: int, progress: int, lost: int, golden: bool) -> float:
+    """Chance that the side in possession wins, before a tackle, playing the best option."""
+    value = play_on(sets_left, margin, progress, lost, golden)
+    if progress >= 4:
+        value = max(value, drop_goal(sets_left, margin, progress, golden))
+    return value
+
+
+_WARMED = {False: 0, True: 0}
+
+
+def _warm(sets_left: int, golden: bool) -> None:
+    """Fill the table set by set from the end of the match, so the recursion never runs deep."""
+    for sets in range(_WARMED[golden] + 1, sets_left):
+        for margin in range(-MARGIN_CAP, MARGIN_CAP + 1):
+            for progress in range(TRY - 1, 0, -1):
+                win_chance(sets, margin, progress, 1, golden)
+                win_chance(sets, margin, progress, 0, golden)
+    _WARMED[golden] = max(_WARMED[golden], sets_left - 1)
+
+
+def penalty_values(sets_left: int, margin: int, progress: int, golden: bool) -> dict[str, float]:
+    """Win chances of each penalty option open at ``progress`` (a new set follows touch and tap)."""
+    values = {TAP_AND_RUN: win_chance(sets_left, margin, progress, 0, golden)}
+    if progress <= 3:
+        values[KICK_FOR_TOUCH] = win_chance(sets_left, margin, progress + 2, 0, golden)
+    else:
+        success = KICK_SUCCESS[wins_needed_for_goal(progress)]
+        values[KICK_FOR_GOAL] = (success * _scored(sets_left, margin, 2, golden)
+                                 + (1 - success) * win_chance(sets_left, margin, 2, 0, golden))
+    return values
+
+
+class RugbyLeagueAwarePlayer(Player):
+    """Plays any face-down card (the choice is blind) and picks kicks by the chance of winning."""
+
+    level = "aware"
+    needs_view = True
+
+    def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        if DROP_GOAL not in legal and KICK_FOR_GOAL not in legal and KICK_FOR_TOUCH not in legal:
+            return legal[0]  # a blind choice: every position is as good as any other
+        assert view is not None and view["seat"] is not None
+        me = view["seat"]
+        score = view["score"]
+        board = view["board"]
+        margin = _clip(int(score[SEAT_NAMES[me]]["points"] - score[SEAT_NAMES[1 - me]]["points"]))
+        golden = board["golden_point"]
+        if golden:
+            sets_left = min(GOLDEN_HORIZON, board["period_ends_after_set"] - board["sets_played"] + 5)
+            margin = 0
+        else:
+            sets_left = max(1, 2 * board["sets_per_half"] - board["sets_played"])
+        progress = board["progress"]
+        _warm(sets_left, golden)
+        if DROP_GOAL in legal:
+            lost = board["tackles_lost"]
+            dropping = drop_goal(sets_left, margin, progress, golden)
+            if dropping > play_on(sets_left, margin, progress, lost, golden) + 1e-9:
+                return DROP_GOAL
+            return legal[0]
+        values = penalty_values(sets_left, margin, progress, golden)
+        # Ties go to the option listed first in the sorted legal list (kicks before tap and run).
+        return max((a for a in legal if a in values), key=lambda a: values[a])
