@@ -14,6 +14,7 @@ from engine.bokx.rules import (
     GOAL,
     KICK,
     KICK_DOUBLE,
+    KICK_OFF,
     RECEIVE,
     RUN_ON,
     TAP_BACKS,
@@ -23,6 +24,9 @@ from engine.bokx.rules import (
 from engine.core import JSON, GameState, View
 from engine.players import Player, register_player
 from engine.search import SearchPlayer, normal_cdf, result_value
+
+_TOSS = sorted((KICK_OFF, RECEIVE))
+_KICK_OFF = sorted((KICK, KICK_DOUBLE))  # a kick-off's only choices (a free kick or the 22 offer more)
 
 
 @register_player("bokx", "club")
@@ -41,8 +45,17 @@ class BokxClubPlayer(Player):
     red_goal_from = 9     # take penalty shots at goal from anywhere in the Red zone (and the Blue zone)
     double_until = 8      # double the distance of a penalty kick for touch up to this row
 
+    def needs_view_for(self, legal: list[str]) -> bool:
+        # The toss, a kick-off and a missed tackle (keep running) are decided without reading the field.
+        return not (len(legal) == 1 or legal in (_TOSS, _KICK_OFF) or RUN_ON in legal)
+
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
-        assert view is not None
+        if view is None:
+            if legal == _TOSS:
+                return RECEIVE
+            if legal == _KICK_OFF:
+                return KICK
+            return RUN_ON if RUN_ON in legal else legal[0]
         board = view["board"]
         kind = view["phase"]
         p = board["progress"]

@@ -101,7 +101,7 @@ class BokxState(GameState):
         name="RUGBY_Bokx",
         players=2,
         hidden_information=False,
-        rules_version="3.01-engine.2",
+        rules_version="3.01-engine.3",
         description="JH Nel's dice board game: call the play, throw for success, distance and direction, "
                     "referee cards, scrums, lineouts and rucks on a 22 x 16 block field.",
         options={
@@ -470,8 +470,12 @@ class BokxState(GameState):
                 self.emit("touch", seat, f"Kick-off directly into touch: scrum to {self.teams[rcv]}.")
                 self._scrum(rcv, ctx["x0"], ctx["y0"])
             elif land == 21:
-                self.emit("touch", seat, f"Into touch-in-goal: 22 m kick-off to {self.teams[rcv]}.")
-                self._kick_off(rcv, "22")
+                # INTERPRETATIONS #12a: out of the in-goal area from the kicker's boot, like a kick over the
+                # dead-ball line (section 17): scrum to the opponent where it was kicked -- a 22 kick-off
+                # "only occurs if" a goal kick was missed (3.3.1.1 b).
+                self.emit("touch", seat, f"Into touch-in-goal: scrum to {self.teams[rcv]} where it was kicked.",
+                          outcome="touch_in_goal")
+                self._scrum(rcv, ctx["x0"], ctx["y0"])
             elif src == "penalty":
                 self.emit("touch", seat, f"Found touch from the penalty: {self.teams[seat]} throw in.")
                 self._lineout(seat, land_y, side)
@@ -817,6 +821,15 @@ class BokxState(GameState):
         card = CARDS[self.last_card]
         return {"id": self.last_card, "group": card["group"], "group_name": DECKS[card["group"]]["name"],
                 "call": card["call"], "to": card["to"], "text": card["text"]}
+
+    def player_board(self, seat: int) -> JSON:
+        """What the club player reads of ``board_view(seat)``: the ball's row, the side preview, the clock."""
+        return {
+            "progress": progress(self.poss, self.y),
+            "period": self.period,
+            "clock": {"seconds": self.secs, "period_seconds": self.period_len},
+            "side_preview": self._side_preview() if self.phase == "side" else None,
+        }
 
     # ---- search ---------------------------------------------------------------------------------------
     def copy_position_into(self, other: GameState) -> None:

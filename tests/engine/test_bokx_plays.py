@@ -157,11 +157,28 @@ def test_kick_regained_in_the_opponents_in_goal_is_in_goal_play():
     assert at(g) == tuple(KICK_OFF_BLOCKS["goal_line"][1])
 
 
-def test_kick_into_touch_in_goal_is_a_22_kick_off():
-    g = game([4, 5, 6, 3], ball=(7, 16))
-    g.apply(0, "kick")  # line 6 + 3 = 9 blocks
+def test_kick_into_touch_in_goal_is_a_scrum_to_the_opponent_where_it_was_kicked():
+    # INTERPRETATIONS #12a: success [4], 5 blocks from row 16 lands in away's in-goal (row 21), line 6 + 3 = 9
+    # blocks right from column 7 crosses the side line behind the goal line. Not a 22 kick-off (3.3.1.1 b: that
+    # "only occurs if" a drop goal or a penalty goal was missed) but, as over the dead-ball line (section 17),
+    # a scrum to the opponent where the ball was kicked: away feed and win it on a [5].
+    g = game([4, 5, 6, 3, 5], ball=(7, 16))
+    g.apply(0, "kick")
     g.apply(0, "right")
-    assert g.phase == "kickoff" and g.to_act() == (1,)
+    assert [e.kind for e in g.events[-3:]] == ["kick", "touch", "scrum"]
+    assert g.events[-2].data["outcome"] == "touch_in_goal"
+    calling(g, 1, (7, 16))
+    assert g.stats[1]["scrums_won"] == 1 and g.score == [0, 0]
+
+
+def test_penalty_kick_into_touch_in_goal_is_a_scrum_to_the_opponent_not_a_lineout():
+    # From a penalty the kicker would throw in at a lineout; behind the goal line there is no lineout (3.5.2):
+    # away feed a scrum where the penalty was kicked from (lost on a [1]: home win it against the head).
+    g = game([5, 6, 3, 1], ball=(7, 16), phase="penalty")
+    g.apply(0, "kick")  # no success throw from a penalty: 5 blocks to row 21, line 6 + 3 = 9
+    g.apply(0, "left")
+    calling(g, 0, (7, 16))
+    assert g.stats[0]["scrums_won"] == 1
 
 
 # ---- kicks at goal --------------------------------------------------------------------------------

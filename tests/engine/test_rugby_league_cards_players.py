@@ -1,4 +1,4 @@
-"""The aware player and the command line, on Rugby League with a 52-card deck."""
+"""The club player (formerly "aware") and the command line, on Rugby League with a 52-card deck."""
 
 import json
 import subprocess
@@ -30,7 +30,8 @@ def test_aware_player_beats_the_random_player():
     assert aware_win_rate(200) > 0.65
 
 
-def test_aware_player_is_registered():
+def test_club_player_is_registered_also_under_its_former_name():
+    assert isinstance(make_player("rugby-league-cards", "club"), RugbyLeagueClubPlayer)
     assert isinstance(make_player("rugby-league-cards", "aware"), RugbyLeagueClubPlayer)
 
 
@@ -85,7 +86,8 @@ def test_cli_one_match_json():
     assert set(out) == {"ruleset", "seed", "home", "away", "winner", "actions"}
     assert out["ruleset"] == "rugby-league-cards" and out["seed"] == 5
     assert set(out["home"]) == {"points", "tries"} and out["winner"] in {"home", "away", "draw"}
-    state = play_match(new_game("rugby-league-cards", seed=5), {0: RandomPlayer(), 1: RandomPlayer()})
+    club = make_player("rugby-league-cards", "club")
+    state = play_match(new_game("rugby-league-cards", seed=5), {0: club, 1: club})  # club is the default level
     assert out["actions"] == len(state.history) and out["home"]["points"] == state.score[0]
 
 
