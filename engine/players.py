@@ -31,22 +31,33 @@ from engine.chance import derive_seed
 from engine.core import GameState, View
 from engine.registry import get_ruleset
 
+
+def gettext_noop(text: str) -> str:
+    """Marks a string for the site's translators (Django's makemessages looks for this name) without
+    importing Django: the site translates these labels when it shows them."""
+    return text
+
+
 # The levels people choose from, weakest first (the site's choice lists are built from these).
 LEVELS = ("beginner", "club", "international")
+DEFAULT_LEVEL = "club"
 LEVEL_LABELS = {
-    "beginner": "Computer (beginner)",
-    "club": "Computer (club)",
-    "international": "Computer (international)",
+    "beginner": gettext_noop("Computer (beginner)"),
+    "club": gettext_noop("Computer (club)"),
+    "international": gettext_noop("Computer (international)"),
 }
 LEVEL_HELP = {
-    "beginner": "Knows the rules but makes a beginner's mistakes now and then.",
-    "club": "Plays sound rugby by rules of thumb; quick.",
-    "international": "Thinks ahead through many possible futures without peeking at hidden cards; "
-                     "the strongest, and the slowest to simulate.",
+    "beginner": gettext_noop("Knows the rules but makes a beginner's mistakes now and then."),
+    "club": gettext_noop("Plays sound rugby by rules of thumb; moves at once."),
+    "international": gettext_noop("Thinks ahead through many possible futures, without peeking at hidden "
+                                  "cards: the strongest, and the slowest to simulate."),
 }
 RANDOM = "random"
 # Former names still accepted by make_player (stored data, old scripts).
 ALIASES = {"aware": "club"}
+# What the site's stored levels of before issue 20 became ("random" was offered to people then; the closest
+# level offered now is the beginner).
+FORMER_SITE_LEVELS = {"aware": "club", "random": "beginner"}
 # Every name make_player accepts.
 ACCEPTED_LEVELS = (*LEVELS, RANDOM, *ALIASES)
 

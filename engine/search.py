@@ -62,40 +62,57 @@ class SearchPlayer(Player):
         return club.choose(view, legal, rng)
 
     def think(self, view: View, legal: list[str], rng: random.Random, sample: Sampler) -> str:
-        """The best of ``legal`` after playouts from positions drawn by ``sample``."""
+        """The best of ``legal`` after playouts from positions drawn by ``sample``.
+
+        The club player's choice is the default: another candidate replaces it only when, over the sweeps
+        both were played in, it did better by more than ``confidence`` standard errors of the paired
+        differences (so a noisy estimate never makes the player weaker than the club player).
+        """
+        club = self.club()
+        default = club.choose(view, legal, random.Random(rng.getrandbits(64)))
         candidates = self.candidates(view, legal)
+        if default not in candidates:
+            candidates = [default, *candidates]
         if len(candidates) == 1:
             return candidates[0]
         seat = sample.seat
-        totals = dict.fromkeys(candidates, 0.0)
-        counts = dict.fromkeys(candidates, 0)
+        results: dict[str, dict[int, float]] = {a: {} for a in candidates}
         alive = list(candidates)
+        sweep = 0
         if self.iterations is not None:
             rounds = max(1, math.ceil(math.log2(len(alive))))
             per_round = self.iterations / rounds
             for _ in range(rounds):
-                sweeps = max(1, int(per_round // len(alive)))
-                for _ in range(sweeps):
-                    self._sweep(alive, totals, counts, rng, sample, seat)
-                if len(alive) > 1:
-                    alive.sort(key=lambda a: -totals[a] / counts[a])  # stable: ties keep the candidates' order
-                    alive = alive[:math.ceil(len(alive) / 2)]
-            return max(alive, key=lambda a: totals[a] / counts[a])
-        deadline = time.perf_counter() + (self.think_ms or 0.0) / 1000
-        while True:
-            self._sweep(alive, totals, counts, rng, sample, seat)
-            if time.perf_counter() >= deadline:
-                break
-        return max(alive, key=lambda a: totals[a] / counts[a])
+                for _ in range(max(self.min_sweeps, int(per_round // len(alive)))):
+                    self._sweep(sweep, alive, results, rng, sample, seat)
+                    sweep += 1
+                if len(alive) > 2:
+                    ranked = sorted(alive, key=lambda a: -_mean(results[a]))  # stable: ties keep the order
+                    keep = ranked[:math.ceil(len(alive) / 2)]
+                    alive = keep if default in keep else [default, *keep[:-1]]
+        else:
+            deadline = time.perf_counter() + (self.think_ms or 0.0) / 1000
+            while True:
+                self._sweep(sweep, alive, results, rng, sample, seat)
+                sweep += 1
+                if time.perf_counter() >= deadline:
+                    break
+        best = max(alive, key=lambda a: _mean(results[a]))
+        if best == default or not _confidently_better(results[best], results[default], self.confidence):
+            return default
+        return best
 
-    def _sweep(self, alive: list[str], totals: dict[str, float], counts: dict[str, int], rng: random.Random,
+    # Sweeps before any candidate is dropped, and how sure the search must be to overrule the club player.
+    min_sweeps = 4
+    confidence = 1.0
+
+    def _sweep(self, sweep: int, alive: list[str], results: dict[str, dict[int, float]], rng: random.Random,
                sample: Sampler, seat: int) -> None:
         """One imagined position, every live candidate played out from it with the same dice."""
         seed = rng.getrandbits(64)
         world = sample(random.Random(seed))
         for action in alive:
-            totals[action] += self.playout(world, seat, action, seed)
-            counts[action] += 1
+            results[action][sweep] = self.playout(world, seat, action, seed)
 
     def playout(self, world: GameState, seat: int, action: str, seed: int) -> float:
         """Play ``action`` then club play (the dice from ``seed``) until settled; the seat's chance of winning."""
@@ -143,6 +160,20 @@ class SearchPlayer(Player):
     def evaluate(self, state: GameState, seat: int) -> float:
         """``seat``'s chance of winning from ``state`` (1 win, 0.5 draw, 0 loss once over)."""
         return result_value(state, seat)
+
+
+def _mean(values: dict[int, float]) -> float:
+    return sum(values.values()) / len(values)
+
+
+def _confidently_better(challenger: dict[int, float], default: dict[int, float], sigmas: float) -> bool:
+    """Whether ``challenger`` beat ``default`` by more than ``sigmas`` standard errors over their common sweeps."""
+    diffs = [challenger[k] - default[k] for k in challenger.keys() & default.keys()]
+    if len(diffs) < 2:
+        return False
+    mean = sum(diffs) / len(diffs)
+    variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean > sigmas * math.sqrt(variance / len(diffs))
 
 
 def result_value(state: GameState, seat: int) -> float:

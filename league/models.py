@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from engine import MANUAL, RuleSetSpec, get_spec, specs
+from league.levels import DEFAULT_LEVEL, level_choices, level_help
 from league.rulesets import ruleset_options_validate
 from league.timezones import default_time_zone, validate_time_zone, zone
 
@@ -175,10 +176,6 @@ class Pool(models.Model):
 class Entry(models.Model):
     """A team in a tournament: its seed, its pool, and the person (or computer) who plays it."""
 
-    class ComputerLevel(models.TextChoices):
-        AWARE = "aware", _("Computer (good)")
-        RANDOM = "random", _("Computer (random)")
-
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
@@ -186,8 +183,9 @@ class Entry(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="entries", verbose_name=_("player"))
     player_name = models.CharField(_("player's name"), max_length=80, blank=True)
-    computer_level = models.CharField(_("computer level"), max_length=10, choices=ComputerLevel.choices,
-                                      default=ComputerLevel.AWARE)
+    # The engine's levels (league.levels): played by the computer when nobody plays the entry.
+    computer_level = models.CharField(_("computer level"), max_length=16, choices=level_choices(),
+                                      default=DEFAULT_LEVEL, help_text=level_help())
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     class Meta:

@@ -15,6 +15,7 @@ from rest_framework import serializers
 from engine import MANUAL, get_spec
 from league.brackets import source_label
 from league.formats import FORMATS
+from league.levels import level_choices, level_help, site_level
 from league.models import Entry, Fixture, Pool, Result, ResultChange, ScheduleChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
 from league.rulesets import ruleset_options_validate
@@ -171,8 +172,20 @@ class TournamentSerializer(serializers.ModelSerializer):
         return attrs
 
 
+class _LevelField(serializers.ChoiceField):
+    """A computer level (the engine's levels); a former name (``aware``, ``random``) is taken as today's."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=level_choices(), help_text=level_help(), **kwargs)
+
+    def to_internal_value(self, data):
+        return super().to_internal_value(site_level(data) if isinstance(data, str) else data)
+
+
 class EntrySerializer(serializers.ModelSerializer):
     """A team in a tournament: its seed, its pool (by name) and the name of the person who plays it."""
+
+    computer_level = _LevelField(required=False)
 
     tournament = _SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
     team = _SlugRelatedField(slug_field="code", queryset=Team.objects.all())

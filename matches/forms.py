@@ -7,6 +7,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.levels import DEFAULT_LEVEL, level_choices, level_help
 from matches.models import normalise_code
 
 MOVE_CLOCK_CHOICES = [
@@ -18,12 +19,11 @@ MOVE_CLOCK_CHOICES = [
     ("86400", _("1 day a move (a match over days)")),
 ]
 
-SEAT_CHOICES = [
-    ("me", _("Me")),
-    ("open", _("Someone I give the code to")),
-    ("computer:aware", _("Computer (good)")),
-    ("computer:random", _("Computer (random)")),
-]
+
+def seat_choices() -> list[tuple[str, object]]:
+    """Who takes a friendly's seat: me, someone with the code, or the computer at one of the engine's levels."""
+    return [("me", _("Me")), ("open", _("Someone I give the code to")),
+            *((f"computer:{level}", label) for level, label in level_choices())]
 
 
 class JoinForm(forms.Form):
@@ -40,8 +40,8 @@ class JoinForm(forms.Form):
 
 class FriendlyForm(forms.Form):
     ruleset = forms.ChoiceField(label=_("Game"))
-    home = forms.ChoiceField(label=_("Home side"), choices=SEAT_CHOICES, initial="me")
-    away = forms.ChoiceField(label=_("Away side"), choices=SEAT_CHOICES, initial="computer:aware")
+    home = forms.ChoiceField(label=_("Home side"), choices=seat_choices, initial="me", help_text=level_help())
+    away = forms.ChoiceField(label=_("Away side"), choices=seat_choices, initial=f"computer:{DEFAULT_LEVEL}")
     move_clock = forms.TypedChoiceField(
         label=_("Move clock"), choices=MOVE_CLOCK_CHOICES, required=False, coerce=int, empty_value=None,
         help_text=_("A player who has not moved in time is replaced by the computer for the rest of the match."))

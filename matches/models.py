@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from league.levels import level_choices, level_help
+
 # No 0/O, 1/I/L: a pupil reads the code off a sheet of paper or a whiteboard.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 # 12 characters of a 31-letter alphabet: about 59 bits, far beyond guessing at the rate limit.
@@ -100,16 +102,12 @@ class MatchSeat(models.Model):
         COMPUTER = "computer", _("Computer")
         OPEN = "open", _("Open (waiting for someone to join)")
 
-    class Level(models.TextChoices):
-        AWARE = "aware", _("Computer (good)")
-        RANDOM = "random", _("Computer (random)")
-
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()  # 0 = home, 1 = away
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPEN)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="match_seats")
-    computer_level = models.CharField(max_length=10, choices=Level.choices, blank=True)
+    computer_level = models.CharField(max_length=16, choices=level_choices(), blank=True, help_text=level_help())
     entry = models.ForeignKey("league.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     name = models.CharField(_("name shown"), max_length=80, blank=True)
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code, editable=False)
@@ -133,7 +131,7 @@ class MatchSeat(models.Model):
         if self.name:
             return self.name
         if self.kind == self.Kind.COMPUTER:
-            return str(self.Level(self.computer_level).label)
+            return str(dict(level_choices()).get(self.computer_level, self.computer_level))
         if self.user_id:
             return self.user.get_username()
         return ("Home", "Away")[self.seat]
@@ -270,8 +268,8 @@ class ScoreModel(models.Model):
 
     ruleset = models.CharField(max_length=40)
     rules_version = models.CharField(max_length=20, blank=True)
-    home_level = models.CharField(max_length=10)
-    away_level = models.CharField(max_length=10)
+    home_level = models.CharField(max_length=16)
+    away_level = models.CharField(max_length=16)
     samples = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 

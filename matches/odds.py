@@ -13,7 +13,7 @@ points differences come out right):
 * for a rule set of the engine: the results of many matches the engine itself played between computer
   players of the entries' levels (``ScoreModel``, computed once per rule set, rules version, options and
   pair of levels, and kept in the database), plus the tournament's own results that the engine produced
-  (simulated or played online). Entries played by people count as the "aware" computer player. Computer
+  (simulated or played online). An entry counts as the computer player of its level, people or not. Computer
   players of one level are alike whatever the team's name, so no team strength is modelled;
 * for a tournament played on real pitches (rule set "manual"): its own results once it has
   ``MANUAL_MIN_RESULTS`` of them; before that, a documented rugby prior, the 40 pool results of the Rugby
@@ -38,6 +38,7 @@ from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.advancement import match_outcome
 from league.brackets import resolve_slot_source
+from league.levels import DEFAULT_LEVEL, LEVELS
 from league.models import Entry, Fixture, Result, Tournament
 from league.standings import PointsSystem, StandingEntry, compute_standings
 from matches import workers
@@ -96,7 +97,7 @@ def engine_samples(ruleset: str, options: dict | None, home_level: str, away_lev
     for i in range(matches):
         state = new_game(ruleset, seed=derive_seed(0, "score-model", ruleset, home_level, away_level, i),
                          options=options)
-        play_match(state, {seat: make_player(ruleset, levels[seat]) for seat in seats})
+        play_match(state, {seat: make_player(ruleset, levels[seat], simulation=True) for seat in seats})
         m = result_from_outcome(ruleset, state.outcome())
         samples.append((m["home_score"], m["home_tries"], m["away_score"], m["away_tries"]))
     with transaction.atomic():
@@ -121,7 +122,7 @@ class KnockoutSlot:
     home_id: int | None
     away_id: int | None
     outcome: tuple[int, int] | None  # (winner, loser) when played
-    levels: tuple[str, str] = ("aware", "aware")
+    levels: tuple[str, str] = (DEFAULT_LEVEL, DEFAULT_LEVEL)
 
 
 @dataclass
@@ -139,8 +140,8 @@ class OddsProblem:
 
 
 def _level(entry: Entry) -> str:
-    # People play like the aware computer player as far as the model knows.
-    return entry.computer_level if entry.computer_level in ("aware", "random") else "aware"
+    # An entry plays like the computer at its level (a simulation plays it so, people or not).
+    return entry.computer_level if entry.computer_level in LEVELS else DEFAULT_LEVEL
 
 
 def odds_problem(tournament: Tournament) -> OddsProblem:
@@ -247,7 +248,7 @@ def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs
                   ) -> OddsCounts:
     """Play the remaining fixtures ``runs`` times; pure (no database), so the benchmark times it alone.
 
-    ``samples`` maps a levels key ("aware/aware") to score tuples (home pts, home tries, away pts, away tries).
+    ``samples`` maps a levels key ("club/club") to score tuples (home pts, home tries, away pts, away tries).
     """
     rng = random.Random(seed)
     rand = rng.random
@@ -298,7 +299,7 @@ def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs
             if slot.outcome is not None and set(slot.outcome) == {home, away}:
                 outcomes[slot.code] = slot.outcome
                 continue
-            dist = samples.get(f"{level_of.get(home, 'aware')}/{level_of.get(away, 'aware')}", fixed_any)
+            dist = samples.get(f"{level_of.get(home, DEFAULT_LEVEL)}/{level_of.get(away, DEFAULT_LEVEL)}", fixed_any)
             hp, _ht, ap, _at = dist[int(rand() * len(dist))]
             home_wins = hp > ap if hp != ap else rand() < 0.5
             outcomes[slot.code] = (home, away) if home_wins else (away, home)
@@ -322,18 +323,18 @@ def score_samples(tournament: Tournament, problem: OddsProblem) -> tuple[dict[st
                .values_list("home_score", "home_tries", "away_score", "away_tries", "source"))
     if not tournament.spec.playable:
         both_ways, what = _manual_model([tuple(r[:4]) for r in own if r[4] != Result.Source.SIMULATED])
-        keys = {f"{a}/{b}" for a in ("aware", "random") for b in ("aware", "random")}
+        keys = {f"{a}/{b}" for a in LEVELS for b in LEVELS}
         return dict.fromkeys(keys, both_ways), what
     needed = {key for fixtures in problem.remaining.values() for _h, _a, key in fixtures}
     needed |= {f"{a}/{b}" for a in set(problem.level_of.values()) for b in set(problem.level_of.values())}
-    needed = needed or {"aware/aware"}
+    needed = needed or {f"{DEFAULT_LEVEL}/{DEFAULT_LEVEL}"}
     engine_own = [tuple(r[:4]) for r in own if r[4] in (Result.Source.SIMULATED, Result.Source.ONLINE)]
     samples = {}
     options = tournament.ruleset_options or {}
     for key in sorted(needed):
         home_level, away_level = key.split("/")
         samples[key] = engine_samples(tournament.ruleset, options, home_level, away_level)
-        if key == "aware/aware":
+        if key == f"{DEFAULT_LEVEL}/{DEFAULT_LEVEL}":
             samples[key] = samples[key] + engine_own
     n = sum(len(v) for v in samples.values())
     return samples, f"{n} engine matches of {tournament.ruleset}"

@@ -21,6 +21,7 @@ from engine import derive_seed, get_ruleset, get_spec, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
 from engine.players import choose_action, make_player
 from league.errors import DomainError
+from league.levels import DEFAULT_LEVEL, LEVELS, site_level
 from league.models import Fixture, Result
 from league.rulesets import ruleset_options_validate
 from league.services import result_record
@@ -33,8 +34,6 @@ logger = logging.getLogger(__name__)
 # A match can never need this many computer moves in a row; the cap turns an engine bug
 # into a clear error instead of a request that never ends.
 MAX_COMPUTER_MOVES = 100_000
-# The computer level that takes a seat when neither the organiser nor the seat's entry names one.
-DEFAULT_LEVEL = "aware"
 # Move clock bounds (seconds): long enough to read the board, short enough to keep a festival moving, and at
 # most a week for matches played over days.
 MOVE_CLOCK_MIN, MOVE_CLOCK_MAX = 10, 7 * 24 * 3600
@@ -152,11 +151,12 @@ def _check_holder(match: Match, seat: int, seats: dict[int, MatchSeat], held_sea
 def _computer_level(seat: MatchSeat) -> str:
     """The level the computer plays a seat at when it takes over: the entry's, else the default."""
     level = getattr(seat.entry, "computer_level", "") if seat.entry_id else ""
-    return level if level in MatchSeat.Level.values else DEFAULT_LEVEL
+    return level if level in LEVELS else DEFAULT_LEVEL
 
 
 def _computer_players(match: Match, seats: dict[int, MatchSeat]) -> dict:
-    return {n: make_player(match.ruleset, s.computer_level or "aware")
+    # A person's opponent: the international player thinks with its per-move budget (well under 300 ms).
+    return {n: make_player(match.ruleset, s.computer_level or DEFAULT_LEVEL)
             for n, s in seats.items() if s.kind == MatchSeat.Kind.COMPUTER}
 
 
@@ -294,7 +294,7 @@ def _seat_from_entry(entry, *, person: bool = False) -> dict:
     name = entry.team.name + (f" ({entry.player_name})" if entry.player_name else "")
     if entry.player_id or entry.player_name or person:
         return {"kind": MatchSeat.Kind.PERSON, "user": entry.player, "name": name, "entry": entry}
-    return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": entry.computer_level or "aware",
+    return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": entry.computer_level or DEFAULT_LEVEL,
             "name": name, "entry": entry}
 
 
@@ -340,7 +340,7 @@ def _create(*, ruleset: str, options: dict | None, seed: int | None, seats: list
                                  rules_version=cls.spec.rules_version, move_clock=move_clock)
     if cls.spec.solo:
         # Solo rule sets: seat 1 is the game's own automaton (it never acts through apply).
-        seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": "aware", "name": "The Non-player",
+        seats = [seats[0], {"kind": MatchSeat.Kind.COMPUTER, "computer_level": DEFAULT_LEVEL, "name": "The Non-player",
                             "entry": seats[1].get("entry") if len(seats) > 1 and seats[1] else None}]
     objs = {}
     for number, spec in enumerate(seats):
@@ -420,7 +420,8 @@ def _start_for_fixture(*, fixture, user, seed, options) -> Match:
 
 
 def _seat_spec(spec, user) -> dict:
-    """A friendly's seat from a short form: "me", "open", "computer:aware", "computer:random" or a User."""
+    """A friendly's seat from a short form: "me", "open", "computer:<level>" (a level of ``LEVELS``; plain
+    "computer" is the default level, and the former names "aware" and "random" are taken as today's) or a User."""
     if spec is None or spec == "open":
         return {"kind": MatchSeat.Kind.OPEN}
     if spec == "me":
@@ -428,19 +429,19 @@ def _seat_spec(spec, user) -> dict:
             return {"kind": MatchSeat.Kind.OPEN}
         return {"kind": MatchSeat.Kind.PERSON, "user": user}
     if isinstance(spec, str) and spec.startswith("computer"):
-        level = spec.partition(":")[2] or "aware"
-        if level not in MatchSeat.Level.values:
-            raise DomainError(f"unknown computer level {level!r}")
+        level = site_level(spec.partition(":")[2] or DEFAULT_LEVEL)
+        if level not in LEVELS:
+            raise DomainError(f"unknown computer level {level!r}; choose from {', '.join(LEVELS)}")
         return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": level}
     if hasattr(spec, "pk"):
         return {"kind": MatchSeat.Kind.PERSON, "user": spec}
-    raise DomainError(f"unknown seat {spec!r}: use me, open, computer:aware or computer:random")
+    raise DomainError(f"unknown seat {spec!r}: use me, open or computer:<level> ({', '.join(LEVELS)})")
 
 
 @transaction.atomic
 def match_create_friendly(*, ruleset: str, user=None, home="me", away="open", options: dict | None = None,
                           seed: int | None = None, move_clock: int | None = None) -> Match:
-    """A match outside any tournament. Seats: "me", "open", "computer:aware", "computer:random" or a User.
+    """A match outside any tournament. Seats: "me", "open", "computer:<level>" or a User (see ``_seat_spec``).
 
     With an open seat the match waits: nobody moves (the computer neither) until someone takes it with its code.
     ``move_clock``: seconds a person has for each move before the computer takes their seat (None: no clock).
@@ -559,13 +560,14 @@ def _submit(*, match, seat, ply, action, user, held_seats, rebase_simultaneous=F
 
 
 @transaction.atomic
-def match_replace_seat_with_computer(*, match: Match, seat: int, user, level: str = "aware") -> Match:
+def match_replace_seat_with_computer(*, match: Match, seat: int, user, level: str = DEFAULT_LEVEL) -> Match:
     """The organiser hands a seat to the computer (a player left); it moves at once if it is to act."""
     match = _lock(match)
     if not can_manage(user, match):
         raise MatchError("only the organisers may replace a player", code="forbidden")
-    if level not in MatchSeat.Level.values:
-        raise MatchError(f"unknown computer level {level!r}")
+    level = site_level(level)
+    if level not in LEVELS:
+        raise MatchError(f"unknown computer level {level!r}; choose from {', '.join(LEVELS)}")
     seats = _seats_by_number(match)
     if seat not in seats:
         raise MatchError(f"seat must be 0 (home) or 1 (away), not {seat}")

@@ -45,6 +45,7 @@ from django.utils import timezone
 from engine import MANUAL, derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.errors import Conflict, DomainError
+from league.levels import DEFAULT_LEVEL
 from league.models import Fixture, Result, Tournament
 from league.services import result_record
 from matches import workers
@@ -262,7 +263,7 @@ def _set_queued(run: SimulationRun, ids: set[int]) -> None:
 
 
 def _level(entry) -> str:
-    return (entry.computer_level if entry is not None else "") or "aware"
+    return (entry.computer_level if entry is not None else "") or DEFAULT_LEVEL
 
 
 def play_fixture(fixture: Fixture, seed: int):
@@ -280,7 +281,8 @@ def play_fixture(fixture: Fixture, seed: int):
         # Options written around the validating services: a clear failure on the progress bar, not a crash.
         raise DomainError(f"The tournament's rule set options are refused by the engine: {exc}")
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
-    players = {s: make_player(tournament.ruleset, levels[s]) for s in cls.spec.person_seats}
+    # Bulk simulation: the international player thinks with its cheaper simulation budget.
+    players = {s: make_player(tournament.ruleset, levels[s], simulation=True) for s in cls.spec.person_seats}
     play_match(state, players)
     return state, options, levels
 

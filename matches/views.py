@@ -36,6 +36,7 @@ from engine import get_ruleset, get_spec, rulesets
 from engine.core import GameState
 from engine.help import cards_for, help_for
 from league.errors import error_text
+from league.levels import DEFAULT_LEVEL, level_choices
 from league.models import Fixture
 from league.permissions import tournament_for
 from matches import boards, permissions, selectors, services
@@ -588,7 +589,7 @@ def manage(request, pk):
             if request.POST.get("do") == "computer":
                 services.match_replace_seat_with_computer(match=match, seat=int(request.POST.get("seat", -1)),
                                                           user=request.user,
-                                                          level=request.POST.get("level", "aware"))
+                                                          level=request.POST.get("level", DEFAULT_LEVEL))
                 messages.success(request, _("The computer has taken the seat."))
             elif request.POST.get("do") == "abandon":
                 services.match_abandon(match=match, user=request.user)
@@ -602,7 +603,7 @@ def manage(request, pk):
     links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
     return render(request, "matches/manage.html", {"match": match, "links": links,
                                                    "ruleset_name": get_ruleset(match.ruleset).spec.name,
-                                                   "levels": MatchSeat.Level.choices,
+                                                   "levels": level_choices(), "default_level": DEFAULT_LEVEL,
                                                    "events": selectors.match_events(match),
                                                    "names": {s.seat: s.label for s in seats}})
 

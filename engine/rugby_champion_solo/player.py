@@ -75,12 +75,17 @@ class RugbyChampionClubPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         assert view is not None
+        values = self.values(view, legal)
+        return max(legal, key=values.__getitem__)
+
+    def values(self, view: View, legal: list[str]) -> dict[str, float]:
+        """How good each legal action looks (higher is better; the club player plays the first best)."""
         phase = view["phase"]
         board = view["board"]
         hand = {c["id"]: c for c in board["hand"]}
         if phase == "conversion":
-            goals = [a for a in legal if a.startswith("convert:")]
-            return min(goals, key=lambda a: _card_worth(hand[a.split(":")[1]])) if goals else legal[0]
+            # Convert with the Goal card least worth keeping; declining is worth least.
+            return {a: -_card_worth(hand[a.split(":")[1]]) if a.startswith("convert:") else -1e9 for a in legal}
         unseen_ids = _unseen(board)
         unseen = [DECK.players[c] for c in unseen_ids]
         n_unseen = max(1, len(unseen))
@@ -95,7 +100,7 @@ class RugbyChampionClubPlayer(Player):
                 wins = sum(count for needed, count in threshold.items() if total > needed) / n_unseen
                 return wins - 0.05 * (_card_worth(hand[a]) + _card_worth(hand[b]))
 
-            return max(legal, key=pair_key)
+            return {a: pair_key(a) for a in legal}
         foul, _kicker, blues = _support_odds(board)
         blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
         np_adv = board["advantage"] == "away"
@@ -163,7 +168,7 @@ class RugbyChampionClubPlayer(Player):
                 else:
                     total += results[margin] * count
             values[action] = by_play[key] = total / n_unseen - _card_worth(mine)
-        return max(legal, key=values.__getitem__)
+        return values
 
 
 @register_player("rugby-champion-solo", "international")
@@ -176,8 +181,19 @@ class RugbyChampionInternationalPlayer(SearchPlayer):
     simulation_iterations = 48
     horizon = 12
 
+    # The club player's best few plays are the candidates: the rest are rarely worth a playout.
+    widest = 4
+
     def make_club(self) -> Player:
         return RugbyChampionClubPlayer()
+
+    def candidates(self, view: View, legal: list[str]) -> list[str]:
+        club = self.club()
+        assert isinstance(club, RugbyChampionClubPlayer)
+        if len(legal) <= self.widest:
+            return legal
+        values = club.values(view, legal)
+        return sorted(legal, key=lambda a: -values[a])[:self.widest]
 
     def marker(self, state: GameState) -> object:
         assert isinstance(state, RugbyChampionSoloState)

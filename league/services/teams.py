@@ -11,6 +11,7 @@ from django.db.models import Max, ProtectedError, RestrictedError
 
 from league.cache import tournament_changed
 from league.errors import DomainError
+from league.levels import DEFAULT_LEVEL, LEVELS, site_level
 from league.models import Entry, Pool, Team, Tournament
 
 # -- Teams --------------------------------------------------------------------------------------------------
@@ -223,10 +224,13 @@ def entry_update(*, entry: Entry, pool: Pool | str | None = _KEEP, **fields: Any
 
 
 def entry_set_player(*, entry: Entry, player: Any = None, player_name: str = "",
-                     computer_level: str = Entry.ComputerLevel.AWARE) -> Entry:
-    """Who plays an entry: a person's account, a person's name, or the computer at a level."""
-    if computer_level not in Entry.ComputerLevel.values:
-        raise DomainError({"computer_level": [f"Unknown computer level {computer_level!r}."]})
+                     computer_level: str = DEFAULT_LEVEL) -> Entry:
+    """Who plays an entry: a person's account, a person's name, or the computer at a level (a former level
+    name, ``aware`` or ``random``, is taken as today's)."""
+    computer_level = site_level(computer_level)
+    if computer_level not in LEVELS:
+        raise DomainError({"computer_level": [f"Unknown computer level {computer_level!r}; choose from "
+                                              f"{', '.join(LEVELS)}."]})
     return entry_update(entry=entry, player=player, player_name=(player_name or "")[:80],
                         computer_level=computer_level)
 

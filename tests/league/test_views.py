@@ -382,7 +382,7 @@ def test_assign_players(org_client, rwc, other):
     for e in rwc.entries.all():
         data[f"e{e.pk}-username"] = ""
         data[f"e{e.pk}-player_name"] = ""
-        data[f"e{e.pk}-computer_level"] = "aware"
+        data[f"e{e.pk}-computer_level"] = "club"
     data[f"e{entry.pk}-username"] = "someone"
     data[f"e{entry.pk}-player_name"] = "Sam"
     assert org_client.post(url, data).status_code == 302

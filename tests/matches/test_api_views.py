@@ -269,7 +269,7 @@ def test_start_fixture_view_and_live_now(tournament, organiser, players, client)
 
 def test_friendly_page(players, client):
     client.force_login(players[0])
-    response = client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "computer:random",
+    response = client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "computer:beginner",
                                              "options": ""})
     assert response.status_code == 302
     assert client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "open",

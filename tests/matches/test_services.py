@@ -50,7 +50,7 @@ def test_start_for_fixture_seats_follow_entries(tournament, players):
     match = start(fixture)
     seats = {s.seat: s for s in match.seats.all()}
     assert seats[0].kind == MatchSeat.Kind.PERSON and seats[0].user == players[0]
-    assert seats[1].kind == MatchSeat.Kind.COMPUTER and seats[1].computer_level == "aware"
+    assert seats[1].kind == MatchSeat.Kind.COMPUTER and seats[1].computer_level == "club"
     assert match.ruleset == "rugby-league-cards" and match.options["sets_per_half"] == 1
     assert len(seats[0].join_code) == 12 and seats[0].join_code != seats[1].join_code
     fixture.refresh_from_db()
@@ -84,7 +84,8 @@ def test_friendly_has_no_fixture(players):
                                            seed=3)
     assert match.fixture is None and match.is_friendly
     seats = {s.seat: s for s in match.seats.all()}
-    assert seats[0].user == players[0] and seats[1].computer_level == "random"
+    # The former name "random" is taken as today's closest level.
+    assert seats[0].user == players[0] and seats[1].computer_level == "beginner"
     with pytest.raises(ValidationError):
         services.match_create_friendly(ruleset="no-such-game", user=players[0])
     with pytest.raises(ValidationError):

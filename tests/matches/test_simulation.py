@@ -98,10 +98,10 @@ def test_fixture_seed_depends_on_stable_key_not_database_id():
 def test_entry_computer_level_chooses_the_player():
     tournament = rwc_tournament()
     fixture = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk").first()
-    type(fixture.home).objects.filter(pk=fixture.home_id).update(computer_level="random")
+    type(fixture.home).objects.filter(pk=fixture.home_id).update(computer_level="beginner")
     outcome = simulation.fixture_simulate(fixture_id=fixture.pk, run_seed=5)
     levels = dict(Match.objects.get(pk=outcome.match_id).seats.values_list("seat", "computer_level"))
-    assert levels == {0: "random", 1: "aware"}
+    assert levels == {0: "beginner", 1: "club"}
 
 
 def test_stage_knockout_refused_before_the_pools_are_done_and_pools_only_stop_at_the_pools():
