@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple, TypedDict
@@ -531,6 +531,11 @@ class GameState:
         ``rng``. The result is a :meth:`fork` with a chance source seeded from ``rng``.
         """
         raise NotImplementedError
+
+    def determiniser(self, seat: int) -> Callable[[random.Random], GameState]:
+        """``determinise(seat, ·)`` for many samples of one position: a rule set that must first work out
+        what ``seat`` knows (from the events, say) does it once here."""
+        return lambda rng: self.determinise(seat, rng)
 
     def state_dict(self) -> JSON:
         """The rule set's own fields (``saved_fields``) as JSON-able data (for ``to_dict``)."""

@@ -74,15 +74,18 @@ class Sampler:
     """What a search player gets instead of the state: imagined positions its seat cannot tell from the real
     one (``GameState.determinise``), never the state itself."""
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_draw", "_state", "seat")
 
     def __init__(self, state: GameState, seat: int):
         self._state = state
         self.seat = seat
+        self._draw: Callable[[random.Random], GameState] | None = None
 
     def __call__(self, rng: random.Random) -> GameState:
         """A new determinisation for this seat, drawn with ``rng``."""
-        return self._state.determinise(self.seat, rng)
+        if self._draw is None:
+            self._draw = self._state.determiniser(self.seat)
+        return self._draw(rng)
 
 
 class Player:

@@ -13,9 +13,12 @@ whose futures went best:
 * **playouts** are played by the club players of both seats, for ``horizon`` actions or until the rule
   set's ``settled`` says the position can be judged, then ``evaluate`` judges it: the seat's chance of
   winning, between 0 and 1 (the rule set's own estimate: a win-chance table, the score and the clock);
+* **the club player's move is the default** -- another candidate replaces it only when it did better over
+  the same imagined positions by more than ``confidence`` standard errors: a noisy estimate does not make
+  the player weaker than the club player;
 * **budget** -- with ``iterations`` (playouts per move), sequential halving spends it in rounds, keeping
-  the better half of the candidates after each: the same moves for the same seed, the budget
-  tests and simulations use. With ``think_ms`` it sweeps until the time is up (not reproducible).
+  the better half of the candidates after each (and the club player's move): the same moves for the same
+  seed, the budget tests and simulations use. With ``think_ms`` it sweeps until the time is up (not reproducible).
   Without either it uses the rule set's per-move budget (``move_iterations``: well under 300 ms here),
   or, for bulk simulation, its cheaper ``simulation_iterations``.
 """
@@ -28,7 +31,7 @@ import time
 
 from engine.chance import SeededChance
 from engine.core import GameState, View
-from engine.players import Player, Sampler, seat_rng
+from engine.players import Player, Sampler
 
 
 class SearchPlayer(Player):
@@ -42,6 +45,10 @@ class SearchPlayer(Player):
     simulation_iterations = 60
     # Actions a playout plays past the candidate at most, before ``evaluate`` (``settled`` may stop it sooner).
     horizon = 40
+    # Sweeps before any candidate is dropped, and how sure the search must be to overrule the club player
+    # (in standard errors of the paired differences).
+    min_sweeps = 4
+    confidence = 1.0
 
     def __init__(self, *, think_ms: float | None = None, iterations: int | None = None, simulation: bool = False):
         if iterations is not None and iterations < 1:
@@ -102,10 +109,6 @@ class SearchPlayer(Player):
             return default
         return best
 
-    # Sweeps before any candidate is dropped, and how sure the search must be to overrule the club player.
-    min_sweeps = 4
-    confidence = 1.0
-
     def _sweep(self, sweep: int, alive: list[str], results: dict[str, dict[int, float]], rng: random.Random,
                sample: Sampler, seat: int) -> None:
         """One imagined position, every live candidate played out from it with the same dice."""
@@ -120,7 +123,7 @@ class SearchPlayer(Player):
         start = self.marker(state)
         state.advance(seat, action)
         club = self.club()
-        rngs = (seat_rng(seed, 0), seat_rng(seed, 1))
+        rng = random.Random(seed)  # the club players' own choices (a Bokx side on a tie): one rng, seeded cheaply
         settled = self.settled
         for _ in range(self.horizon):
             acting = state.to_act()
@@ -130,9 +133,9 @@ class SearchPlayer(Player):
             legal = state.legal_actions(mover)
             if club.needs_view and club.needs_view_for(legal):
                 view = state.view(mover, labels=False, legal=legal, for_player=True)
-                state.advance(mover, club.choose(view, legal, rngs[mover]))
+                state.advance(mover, club.choose(view, legal, rng))
             else:
-                state.advance(mover, club.choose(None, legal, rngs[mover]))
+                state.advance(mover, club.choose(None, legal, rng))
         return self.evaluate(state, seat)
 
     def club(self) -> Player:

@@ -853,21 +853,30 @@ class BokxState(GameState):
         start and at each period's end), the cards drawn from a deck are its bottom cards in the order drawn,
         and the cards above them, never seen since, are in an order nobody knows. Those are shuffled afresh.
         """
-        other = self.fork(SeededChance(rng.getrandbits(64)))
-        assert isinstance(other, BokxState)
+        return self.determiniser(seat)(rng)
+
+    def determiniser(self, seat: int) -> Callable[[random.Random], GameState]:
         drawn = dict.fromkeys(GROUPS, 0)
         for event in reversed(self.events):
             if event.kind == "period_end":
                 break
             if event.kind == "card":
                 drawn[event.data["group"]] += 1
-        for group in GROUPS:
-            deck = self.decks[group]
-            unseen = len(deck) - min(drawn[group], len(deck))
-            top = sorted(deck[:unseen])
-            rng.shuffle(top)
-            other.decks[group] = top + deck[unseen:]
-        return other
+        # Per deck: its unseen top cards (sorted: only which they are counts) and its seen bottom cards.
+        split = {g: (sorted(deck[:len(deck) - min(drawn[g], len(deck))]), deck[len(deck) - min(drawn[g], len(deck)):])
+                 for g, deck in self.decks.items()}
+
+        def sample(rng: random.Random) -> GameState:
+            other = self.fork(SeededChance(rng.getrandbits(64)))
+            assert isinstance(other, BokxState)
+            for group in GROUPS:
+                top, bottom = split[group]
+                top = list(top)
+                rng.shuffle(top)
+                other.decks[group] = top + bottom
+            return other
+
+        return sample
 
     def _side_preview(self) -> JSON:
         """Where the ball ends for each side choice (for the UI and the aware player)."""

@@ -29,7 +29,7 @@ this module; comments below name the decision they implement (I1, I2, ...).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.chance import SeededChance
@@ -693,25 +693,33 @@ class RugbyLeagueCardsState(GameState):
         and the discards nobody saw -- is dealt afresh from the cards in those places, sorted (the cards no
         seat has seen turned over since the pile was formed); the other seat's pending choice, if it has
         chosen, is a position drawn afresh from its face-down cards (which one it is, nobody can see)."""
-        other = self.fork(SeededChance(rng.getrandbits(64)))
-        assert isinstance(other, RugbyLeagueCardsState)
+        return self.determiniser(seat)(rng)
+
+    def determiniser(self, seat: int) -> Callable[[random.Random], GameState]:
         known = self.known_discards()
         hidden_discards = [i for i, card in enumerate(self.discards) if card not in known]
         rows = [(s, i) for s in (HOME, AWAY) for i, card in enumerate(self.hands[s]) if card >= 0]
-        pool = sorted([*self.pile, *(self.discards[i] for i in hidden_discards),
-                       *(self.hands[s][i] for s, i in rows)])
-        rng.shuffle(pool)
-        n = len(self.pile)
-        other.pile = pool[:n]
-        for i, card in zip(hidden_discards, pool[n:n + len(hidden_discards)], strict=True):
-            other.discards[i] = card
-        for (s, i), card in zip(rows, pool[n + len(hidden_discards):], strict=True):
-            other.hands[s][i] = card
+        hidden = sorted([*self.pile, *(self.discards[i] for i in hidden_discards),
+                         *(self.hands[s][i] for s, i in rows)])
+        n, m = len(self.pile), len(hidden_discards)
         opponent = 1 - seat
-        if other.pending[opponent] >= 0:
-            face_down = [i for i, card in enumerate(self.hands[opponent]) if card >= 0]
-            other.pending[opponent] = face_down[rng.randrange(len(face_down))]
-        return other
+        face_down = [i for i, card in enumerate(self.hands[opponent]) if card >= 0]
+
+        def sample(rng: random.Random) -> GameState:
+            other = self.fork(SeededChance(rng.getrandbits(64)))
+            assert isinstance(other, RugbyLeagueCardsState)
+            pool = list(hidden)
+            rng.shuffle(pool)
+            other.pile = pool[:n]
+            for i, card in zip(hidden_discards, pool[n:n + m], strict=True):
+                other.discards[i] = card
+            for (s, i), card in zip(rows, pool[n + m:], strict=True):
+                other.hands[s][i] = card
+            if other.pending[opponent] >= 0:
+                other.pending[opponent] = face_down[rng.randrange(len(face_down))]
+            return other
+
+        return sample
 
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)`` (the situation of a drop goal or a penalty)."""
