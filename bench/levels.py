@@ -196,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="playouts per move of the international player (default: its simulation budget)")
     parser.add_argument("--move-sample", type=int, default=200,
                         help="decisions timed at the international player's per-move budget (default 200)")
+    parser.add_argument("--move-games", type=int, default=0,
+                        help="also play N matches of the international player at its per-move budget v club")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; {args.games} matches per pairing; "
           f"CPU times")
@@ -252,6 +254,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.move_sample:
             print(f"time per move, international at its per-move budget ({type(intl).move_iterations} playouts): "
                   f"{quantiles(move_budget_times(rs, args.move_sample))}")
+        if args.move_games:
+            strong = factory(rs, "international", type(intl).move_iterations)
+            if spec.solo:
+                r = solo_run(rs, args.move_games, strong, [])
+                print(f"international at {type(intl).move_iterations} playouts v the Non-player over "
+                      f"{args.move_games} matches: won {r['wins']} drew {r['draws']} lost {r['losses']} (win "
+                      f"{100 * r['wins'] / r['games']:.1f}%); points {r['points'][0]:.1f}-{r['points'][1]:.1f}")
+            else:
+                r = pairing(rs, args.move_games, strong, makers["club"], ([], []))
+                score = 100 * (r["wins"] + r["draws"] / 2) / r["games"]
+                print(f"international at {type(intl).move_iterations} playouts v club over {args.move_games} "
+                      f"matches: won {r['wins']} drew {r['draws']} lost {r['losses']} (win "
+                      f"{100 * r['wins'] / r['games']:.1f}%, score {score:.1f}%)")
         if not spec.solo:
             club = club_realism(rs, args.games, makers["club"])
             line = (f"realism, club v club: {club['points']:.1f} points and {club['tries']:.2f} tries per match, "
