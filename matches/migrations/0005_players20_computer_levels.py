@@ -24,7 +24,7 @@ def rename(mapping):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0003_engine_action_grammar'),
+        ('matches', '0004_play19_online_play'),
     ]
 
     operations = [

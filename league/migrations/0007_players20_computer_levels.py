@@ -19,7 +19,7 @@ def rename(mapping):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0004_alter_fixture_options'),
+        ('league', '0006_play19_move_clock'),
     ]
 
     operations = [
