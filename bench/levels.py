@@ -6,7 +6,8 @@ For every two-player rule set, each pair of levels (beginner, club, internationa
 matches (seeds 0..N-1, the first level at home in even seeds, away in odd ones). Rugby Champion is solo:
 each level plays the same seeds against the Non-player. Printed:
 
-* the level-v-level table (wins, draws, losses of the row's level; "score" counts a draw as half);
+* the level-v-level table (wins, draws, losses of the row's level; "score" counts a draw as half, with its
+  95% confidence interval);
 * an Elo-style rating per level, the maximum-likelihood fit of all the pairings (club anchored at 1500;
   solo: the Non-player anchored at 1500);
 * time per move of each level, median and 95th percentile, over every real decision (two or more legal
@@ -105,6 +106,30 @@ def solo_run(ruleset: str, games: int, make: Callable[[], Player], times: list[f
             tries[side] += outcome.tries[side]
     return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
             "points": (points[0] / games, points[1] / games), "tries": (tries[0] / games, tries[1] / games)}
+
+
+def score_interval(r: dict) -> tuple[float, float, float]:
+    """The score (a win 1, a draw 1/2) of the row's level as a percentage with its 95% confidence interval: the
+    normal approximation of the mean of the per-match scores (their sample variance), clipped to 0-100."""
+    n = r["games"]
+    mean = (r["wins"] + r["draws"] / 2) / n
+    second = (r["wins"] + r["draws"] / 4) / n
+    half = 1.96 * math.sqrt(max(second - mean * mean, 0.0) / max(n - 1, 1))
+    return 100 * mean, 100 * max(mean - half, 0.0), 100 * min(mean + half, 1.0)
+
+
+def interval_text(r: dict) -> str:
+    score, low, high = score_interval(r)
+    return f"score {score:5.1f}% [95% CI {low:5.1f}-{high:5.1f}]"
+
+
+def ladder_step(results: dict[tuple[str, str], dict], weaker: str, stronger: str) -> str:
+    """Whether ``stronger`` beats ``weaker``: its score with the 95% interval, and whether the interval clears 50%."""
+    r = results[(weaker, stronger)]
+    flipped = {"wins": r["losses"], "draws": r["draws"], "losses": r["wins"], "games": r["games"]}
+    score, low, high = score_interval(flipped)
+    verdict = "yes" if low > 50 else ("no" if high < 50 else "not separated")
+    return f"{stronger} > {weaker}: {score:.1f}% [{low:.1f}-{high:.1f}] {verdict}"
 
 
 def elo(results: dict[tuple[str, str], dict], names: list[str], anchor: str) -> dict[str, float]:
@@ -219,8 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = solo_run(rs, args.games, makers[level], times[level])
                 results[(level, "non-player")] = r
                 print(f"{level:<14} v the Non-player: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
-                      f"(win {100 * r['wins'] / r['games']:5.1f}%, score "
-                      f"{100 * (r['wins'] + r['draws'] / 2) / r['games']:5.1f}%); points {r['points'][0]:.1f}-"
+                      f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)}); points {r['points'][0]:.1f}-"
                       f"{r['points'][1]:.1f}, tries {r['tries'][0]:.2f}-{r['tries'][1]:.2f}")
             ratings = elo(results, [*LEVELS, "non-player"], "non-player")
         else:
@@ -230,8 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                     r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]))
                     results[(a, b)] = r
                     print(f"{a:<14} v {b:<14}: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
-                          f"(win {100 * r['wins'] / r['games']:5.1f}%, score "
-                          f"{100 * (r['wins'] + r['draws'] / 2) / r['games']:5.1f}%)")
+                          f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)})")
                     sys.stdout.flush()
             print("table (score of the row's level v the column's, draws as halves):")
             print(" " * 15 + "".join(f"{b:>15}" for b in LEVELS))
@@ -248,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
                         cells.append(f"{100 * (r['losses'] + r['draws'] / 2) / r['games']:>14.1f}%")
                 print(f"{a:<15}" + "".join(cells))
             ratings = elo(results, list(LEVELS), "club")
+            print("ladder: " + "; ".join(ladder_step(results, weaker, stronger)
+                                         for weaker, stronger in zip(LEVELS, LEVELS[1:], strict=False)))
         print("Elo: " + ", ".join(f"{name} {rating:.0f}" for name, rating in ratings.items()))
         for level in LEVELS:
             print(f"time per move, {level:<14} {quantiles(times[level])}")
@@ -263,10 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{100 * r['wins'] / r['games']:.1f}%); points {r['points'][0]:.1f}-{r['points'][1]:.1f}")
             else:
                 r = pairing(rs, args.move_games, strong, makers["club"], ([], []))
-                score = 100 * (r["wins"] + r["draws"] / 2) / r["games"]
                 print(f"international at {type(intl).move_iterations} playouts v club over {args.move_games} "
                       f"matches: won {r['wins']} drew {r['draws']} lost {r['losses']} (win "
-                      f"{100 * r['wins'] / r['games']:.1f}%, score {score:.1f}%)")
+                      f"{100 * r['wins'] / r['games']:.1f}%, {interval_text(r)})")
         if not spec.solo:
             club = club_realism(rs, args.games, makers["club"])
             line = (f"realism, club v club: {club['points']:.1f} points and {club['tries']:.2f} tries per match, "

@@ -101,7 +101,7 @@ class BokxState(GameState):
         name="RUGBY_Bokx",
         players=2,
         hidden_information=False,
-        rules_version="3.01-engine.2",
+        rules_version="3.01-engine.3",
         description="JH Nel's dice board game: call the play, throw for success, distance and direction, "
                     "referee cards, scrums, lineouts and rucks on a 22 x 16 block field.",
         options={

@@ -181,7 +181,7 @@ def test_play_page_of_every_rule_set(browser, live_server, django_user_model):
     rng = random.Random(3)
     shot = 0
     for spec in rulesets():
-        match = services.match_create_friendly(ruleset=spec.id, user=user, home="me", away="computer:aware", seed=5)
+        match = services.match_create_friendly(ruleset=spec.id, user=user, home="me", away="computer:club", seed=5)
         page.goto(f"{live_server.url}/matches/{match.pk}/")
         for _ in range(6):
             _try_move(page, rng)

@@ -126,7 +126,7 @@ def test_blind_choices_clicked_at_the_same_instant_all_land(browser, tmp_path, s
 
 def test_a_move_answered_409_send_it_again_is_sent_again_by_the_page(browser, live_server, players):
     match = services.match_create_friendly(ruleset="rugby-league-cards", user=players[0], home="me",
-                                           away="computer:random", seed=3, options={"sets_per_half": 1})
+                                           away="computer:beginner", seed=3, options={"sets_per_half": 1})
     page = _page(browser)
     _login(page, live_server.url, "hannah", "pw-hannah-1")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
@@ -211,8 +211,8 @@ def test_the_move_clock_hands_a_late_seat_to_the_computer_and_the_opponent_is_to
 
 
 def test_a_replay_autoplays_to_the_end_without_reloading(browser, live_server, players):
-    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="computer:random",
-                                           away="computer:aware", seed=6)
+    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="computer:beginner",
+                                           away="computer:club", seed=6)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.ply > 5
     page = _page(browser)
@@ -237,7 +237,7 @@ def test_a_replay_autoplays_to_the_end_without_reloading(browser, live_server, p
 
 @pytest.mark.parametrize("spec", rulesets(), ids=lambda s: s.id)
 def test_each_board_on_a_phone_with_its_legend_and_help(browser, live_server, players, spec):
-    away_user = players[1] if not spec.solo else "computer:aware"
+    away_user = players[1] if not spec.solo else "computer:club"
     match = services.match_create_friendly(ruleset=spec.id, user=players[0], home="me", away=away_user, seed=7)
     rng = random.Random(2)
     for _ in range(40):  # into the game: a few moves by both sides
@@ -271,7 +271,7 @@ def test_each_board_on_a_phone_with_its_legend_and_help(browser, live_server, pl
 def test_revealed_cards_and_the_ball_move_are_animated_unless_reduced_motion_is_asked(browser, live_server, players,
                                                                                      motion):
     match = services.match_create_friendly(ruleset="rugby-league-cards", user=players[0], home="me",
-                                           away="computer:random", seed=3, options={"sets_per_half": 1})
+                                           away="computer:beginner", seed=3, options={"sets_per_half": 1})
     page = _page(browser, reduced_motion=motion)
     _login(page, live_server.url, "hannah", "pw-hannah-1")
     page.goto(f"{live_server.url}/matches/{match.pk}/")

@@ -103,7 +103,7 @@ def world(organiser, django_user_model):
     own_team = make_team("GCB", "Grey College", user=organiser)
     make_team("STR", "Stranger's XV", user=stranger)
     match = match_services.match_create_friendly(ruleset="rugby-league-cards", user=organiser, home="me",
-                                                 away="computer:random", options={"sets_per_half": 1}, seed=3)
+                                                 away="computer:beginner", options={"sets_per_half": 1}, seed=3)
     state = match_services.match_state(match)
     match_services.match_submit_action(match=match, seat=0, ply=match.ply + 1, action=state.legal_actions(0)[0],
                                        user=organiser, held_seats={0})

@@ -336,7 +336,7 @@ def test_responses_never_contain_the_seasons_stock(players):
 @pytest.mark.parametrize("ruleset", [spec.id for spec in rulesets()])
 def test_play_watch_and_replay_pages_of_every_rule_set(ruleset, players):
     """Every rule set's pages render (its own drawing, or the generic layout) for a player and a spectator."""
-    match = services.match_create_friendly(ruleset=ruleset, user=players[0], home="me", away="computer:random",
+    match = services.match_create_friendly(ruleset=ruleset, user=players[0], home="me", away="computer:beginner",
                                            seed=8)
     for _ in range(4):
         match.refresh_from_db()

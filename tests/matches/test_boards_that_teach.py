@@ -86,7 +86,7 @@ def test_rules_pages_and_play_pages_link_the_help_in_the_visitors_language(langu
         assert words in html and help_for(spec.id, language)["summary"].replace("'", "&#x27;") in html
     assert client.get("/matches/rules/manual/").status_code == 404
     assert client.get("/matches/rules/no-such-game/").status_code == 404
-    match = services.match_create_friendly(ruleset="bokx", user=players[0], home="me", away="computer:random", seed=1)
+    match = services.match_create_friendly(ruleset="bokx", user=players[0], home="me", away="computer:beginner", seed=1)
     client.force_login(players[0])
     page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert 'data-testid="help"' in page and 'data-testid="legend"' in page and "/matches/rules/bokx/" in page
@@ -306,9 +306,9 @@ MIGRATION = importlib.import_module(
 
 
 def test_the_migration_stamps_existing_matches_with_their_snapshots_rules_version(players):
-    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:random",
+    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:beginner",
                                            seed=1)
-    bare = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:random",
+    bare = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:beginner",
                                           seed=2)
     Match.objects.filter(pk=match.pk).update(rules_version="")
     Match.objects.filter(pk=bare.pk).update(rules_version="", snapshot=None, snapshot_ply=None)
@@ -345,7 +345,7 @@ def test_a_match_of_older_rules_shows_what_was_stored_instead_of_failing(fixture
 
 
 def test_a_log_that_does_not_replay_is_shown_as_stored(players):
-    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:random",
+    match = services.match_create_friendly(ruleset="seasons", user=players[0], home="me", away="computer:beginner",
                                            seed=1)
     # A move the engine refuses there: a log that cannot be replayed (an unknown rules version, or damage).
     MatchAction.objects.create(match=match, ply=match.ply + 1, seat=0, action="swap:zz:zz")

@@ -11,11 +11,13 @@ import pytest
 from django.apps import apps
 from rest_framework.test import APIClient
 
+from engine import get_spec
 from engine.players import LEVEL_HELP, LEVELS
 from league.models import Entry
 from matches import services, simulation
 from matches.forms import FriendlyForm
 from matches.models import Match, MatchSeat, ScoreModel
+from matches.selectors import rules_current
 from tests.league.api_factories import make_tournament
 from tests.matches.conftest import make_fixture
 
@@ -131,3 +133,18 @@ def test_the_data_migration_renames_stored_levels_both_ways(tournament, players)
     assert Entry.objects.get(pk=other.pk).computer_level == "aware"
     assert MatchSeat.objects.get(match=match, seat=1).computer_level == "random"
     assert not ScoreModel.objects.exists()
+
+
+def test_a_bokx_match_recorded_before_the_touch_in_goal_change_is_archived_not_replayed(players, client):
+    """Issue 20 changed a Bokx restart (a kick into touch-in-goal: a scrum, no longer a 22 m kick-off), so the
+    rule set's version moved on: a match recorded under the old version may not replay to what was played, and
+    the site shows what was stored instead (play19's ``rules_current``)."""
+    match = services.match_create_friendly(ruleset="bokx", user=players[0], home="me", away="computer:club", seed=1)
+    assert match.rules_version == get_spec("bokx").rules_version != "3.01-engine.2"
+    assert services.match_state_or_none(match) is not None
+    Match.objects.filter(pk=match.pk).update(rules_version="3.01-engine.2")
+    match.refresh_from_db()
+    assert not rules_current(match) and services.match_state_or_none(match) is None
+    client.force_login(players[0])
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-testid="archived-note"' in html and "3.01-engine.2" in html

@@ -33,7 +33,7 @@ def _kinds(match: Match) -> list[str]:
 
 
 def test_a_friendly_with_an_open_seat_waits_until_it_is_taken(players):
-    match = services.match_create_friendly(ruleset="rugby-league-cards", user=players[0], home="computer:aware",
+    match = services.match_create_friendly(ruleset="rugby-league-cards", user=players[0], home="computer:club",
                                            away="open", seed=3, options={"sets_per_half": 1})
     # The computer holds home and would choose at once: it waits for the away player.
     assert match.ply == 0 and match.moved_at is None and not match.actions.exists()
@@ -88,7 +88,7 @@ def test_resigning_a_fixture_gives_the_other_side_a_walkover_through_the_league(
 
 def test_resigning_a_solo_attempt_keeps_its_score(players):
     match = services.match_create_friendly(ruleset="rugby-champion-solo", user=players[0], home="me",
-                                           away="computer:aware", seed=3)
+                                           away="computer:club", seed=3)
     for _ in range(3):
         _play(match, 0)
     match.refresh_from_db()
@@ -167,7 +167,7 @@ def test_no_draw_where_the_rule_set_settles_level_scores_or_against_the_computer
     client = Client()
     client.force_login(players[0])
     assert 'data-testid="draw-offer-button"' not in client.get(f"/matches/{match.pk}/").content.decode()
-    computer = services.match_create_friendly(ruleset="bokx", user=players[0], home="me", away="computer:random",
+    computer = services.match_create_friendly(ruleset="bokx", user=players[0], home="me", away="computer:beginner",
                                               seed=2)
     with pytest.raises(services.MatchError) as exc:
         services.match_draw_offer(match=computer, seat=0, user=players[0])
@@ -196,7 +196,7 @@ def test_the_move_clock_hands_a_late_seat_to_the_computer_and_tells_the_opponent
     tournament.move_clock_seconds = 60
     tournament.save()
     fixture = make_fixture(tournament, home_player=players[0], away_player=players[1])
-    fixture.away.computer_level = "random"
+    fixture.away.computer_level = "beginner"
     fixture.away.save()
     match = services.match_start_for_fixture(fixture=fixture, seed=5)
     assert match.move_clock == 60
@@ -211,12 +211,12 @@ def test_the_move_clock_hands_a_late_seat_to_the_computer_and_tells_the_opponent
     # Home's page polls: the poll hands the late seat over, and home's fragment says so.
     fragment = home.get(f"/matches/{match.pk}/board/", HTTP_IF_NONE_MATCH=etag)
     seat = MatchSeat.objects.get(match=match, seat=1)
-    assert (seat.kind, seat.computer_level) == ("computer", "random")
+    assert (seat.kind, seat.computer_level) == ("computer", "beginner")
     assert fragment.status_code == 200
     assert "The move clock ran out for" in fragment.content.decode()
     assert MatchAction.objects.filter(match=match, seat=1, by_computer=True).exists()
     event = match.events.get(kind=MatchEvent.Kind.CLOCK)
-    assert (event.seat, event.data) == (1, {"level": "random", "seconds": 60})
+    assert (event.seat, event.data) == (1, {"level": "beginner", "seconds": 60})
     # Away's person no longer holds the seat: the computer plays it.
     match.refresh_from_db()
     with pytest.raises(services.MatchError) as exc:
@@ -236,7 +236,7 @@ def test_the_clock_does_not_run_before_both_seats_are_taken_and_has_bounds(playe
 def test_friendly_form_sets_the_move_clock(players):
     client = Client()
     client.force_login(players[0])
-    response = client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "computer:random",
+    response = client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "computer:beginner",
                                              "move_clock": "120", "options": ""})
     assert response.status_code == 302
     assert Match.objects.latest("id").move_clock == 120
@@ -258,7 +258,7 @@ def test_the_tournament_settings_form_sets_the_move_clock(tournament, organiser)
 
 def test_the_organiser_sees_the_log(fixture_people, organiser, players):
     match = services.match_start_for_fixture(fixture=fixture_people, seed=5)
-    services.match_replace_seat_with_computer(match=match, seat=1, user=organiser, level="random")
+    services.match_replace_seat_with_computer(match=match, seat=1, user=organiser, level="beginner")
     client = Client()
     client.force_login(organiser)
     log = client.get(f"/matches/{match.pk}/manage/").content.decode()

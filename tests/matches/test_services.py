@@ -207,7 +207,7 @@ def test_organiser_replaces_a_seat_with_the_computer(fixture_people, players, or
     with pytest.raises(services.MatchError) as exc:
         services.match_replace_seat_with_computer(match=match, seat=1, user=players[0])
     assert exc.value.code == "forbidden"
-    services.match_replace_seat_with_computer(match=match, seat=1, user=organiser, level="random")
+    services.match_replace_seat_with_computer(match=match, seat=1, user=organiser, level="beginner")
     match.refresh_from_db()
     assert match.ply >= 2  # the computer answered at once (and chose blind for the next tackle)
     assert MatchAction.objects.get(match=match, ply=2).by_computer
