@@ -3,21 +3,28 @@
 ``league.services.result_record`` and ``result_delete`` call
 :func:`validate_result_change` before saving (it refuses a knockout draw with no
 winner) and :func:`after_result_change` inside their transaction after saving.
-The latter re-derives every knockout slot from scratch (:func:`rederive`):
+The latter follows the result down its own path only, in a fixed number of queries
+whatever the size of the tournament:
 
 * a pool whose last result is in fills the slots "pool:A:1", "pool:A:2"...
-  from its table (``league.selectors``, official tie-breakers);
+  from its table (official tie-breakers); a pool that is no longer complete (a
+  result deleted) empties them;
 * a played knockout match fills "winner:QF1" and "loser:QF1";
 * a slot that resolves to a withdrawn team gives its opponent a walkover;
 * byes need nothing: a team with a bye is already in the next round's fixture.
 
-Because everything is derived again, a correction flows downstream through
-every match not played yet. A change that would alter a knockout match that
-*has* been played raises a ValidationError naming that match — which rolls the
+Only the knockout fixtures that draw from the changed fixture are read (by their
+sources, through the (tournament, stage) index), and a change goes on to *their*
+dependants only when their own outcome changes. A change that would alter a knockout
+match that *has* been played raises a DomainError naming that match — which rolls the
 whole change back — unless the organiser asked to reset later rounds
-(:func:`resets_allowed`, used by ``league.formats.result_correct`` and
-``bracket_reset_from``): then the results of the altered matches are deleted
-(the audit trail keeps them) and those matches are filled again.
+(:func:`resets_allowed`, used by ``league.services.result_correct`` and
+``bracket_reset_from``): then the results of the altered matches are deleted (the
+audit trail keeps them) and those matches are filled again, and so on downstream.
+
+:func:`rederive` derives every knockout slot from scratch: for the changes that can
+move many slots at once (a withdrawal, a new bracket, a reset of later rounds) and as
+the reference the incremental path is tested against.
 """
 
 from __future__ import annotations
@@ -26,14 +33,15 @@ import contextlib
 import contextvars
 from collections.abc import Iterator
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from league import hooks
 from league.brackets import resolve_slot_source, source_label
 from league.cache import tournament_changed
 from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
-from league.selectors import tournament_standings
+from league.selectors import pool_result_rows, tournament_standings
+from league.standings import PointsSystem, StandingEntry, StandingRow, compute_standings
 
 _RESETS_ALLOWED = contextvars.ContextVar("league_advancement_resets_allowed", default=False)
 
@@ -76,10 +84,166 @@ def validate_result_change(*, fixture: Fixture, values: dict | None) -> None:
         raise DomainError(errors)
 
 
-def after_result_change(*, fixture: Fixture, user=None) -> None:
-    """Re-derive the knockout slots after a result changed (the format's own follow-up, such as the next
-    Swiss round, is ``league.formats``' ``after_result``, called by the services)."""
-    rederive(fixture.tournament, user=user)
+def after_result_change(*, fixture: Fixture, user=None) -> list[str]:
+    """Fill the knockout slots that ``fixture``'s (new, corrected or deleted) result decides; return the codes
+    of the fixtures changed.
+
+    ``fixture`` carries its tournament, pool, home and away entries and its result as saved (the services
+    load them with the row lock). The format's own follow-up, such as the next Swiss round, is
+    ``league.formats``' ``after_result``, called by the services.
+    """
+    reset = _RESETS_ALLOWED.get()
+    tournament = fixture.tournament
+    # Entries whose withdrawal we know of without a query: the teams of the fixtures read so far.
+    withdrawn: dict[int, bool] = {}
+    # What changed so far: pools (their finishing order, None while not complete) and knockout outcomes.
+    placings: dict[str, list[int] | None] = {}
+    outcomes: dict[str, tuple[int, int] | None] = {}
+    pending: dict[int, Fixture] = {}
+    seen: dict[int, Fixture] = {}
+    moved: dict[int, Fixture] = {}
+
+    def source_changed(source: Fixture) -> None:
+        _note_entries(withdrawn, source)
+        dependants = _fed_by(source)
+        if not dependants:
+            return
+        if source.stage == Fixture.Stage.POOL:
+            placings[source.pool.name] = _complete_pool_order(source.pool, tournament, withdrawn)
+        else:
+            outcomes[source.code] = match_outcome(source, result_of(source))
+        for dependant in dependants:
+            # The copy already read (and perhaps changed in memory) wins over the one just loaded.
+            pending[dependant.pk] = seen.setdefault(dependant.pk, dependant)
+
+    if fixture.stage == Fixture.Stage.KNOCKOUT and result_of(fixture) is None:
+        # A deleted result of a match with a withdrawn team: the walkover is given again.
+        _note_entries(withdrawn, fixture)
+        _walkover_if_withdrawn(fixture, withdrawn=withdrawn, user=user)
+    source_changed(fixture)
+    while pending:
+        # Earlier rounds first: a fixture's sources are in earlier rounds, so when it comes up every change
+        # that reaches it along any path is known, and it is filled once.
+        dependant = min(pending.values(), key=lambda f: (f.round_number, f.slot, f.pk))
+        del pending[dependant.pk]
+        dependant.tournament = tournament
+        _note_entries(withdrawn, dependant)
+        want = tuple(_slot_after(dependant, side, placings, outcomes) for side in ("home", "away"))
+        if want == (dependant.home_id, dependant.away_id):
+            continue
+        outcome_changed = _fill(dependant, want, withdrawn=withdrawn, reset=reset, user=user)
+        moved[dependant.pk] = dependant
+        if outcome_changed:
+            source_changed(dependant)
+    if moved:
+        # One UPDATE for all of them: a complete pool can fill many slots (Cup, Plate, Bowl...) at once.
+        Fixture.objects.bulk_update(list(moved.values()), ["home", "away", "status"])
+    return [f.code for f in moved.values()]
+
+
+def _slot_after(fixture: Fixture, side: str, placings: dict[str, list[int] | None],
+                outcomes: dict[str, tuple[int, int] | None]) -> int | None:
+    """The team of one side of ``fixture`` after the changes so far: its source resolved again when it names a
+    changed pool or match, else the team it has."""
+    source = getattr(fixture, f"{side}_source")
+    kind, _, rest = source.partition(":")
+    changed = (rest.rpartition(":")[0] in placings) if kind == "pool" else (
+        kind in ("winner", "loser") and rest in outcomes)
+    if not changed:
+        return getattr(fixture, f"{side}_id")
+    known = {name: order for name, order in placings.items() if order is not None}
+    return resolve_slot_source(source, None, placings=known, outcomes=outcomes, seeds={})
+
+
+def _note_entries(withdrawn: dict[int, bool], fixture: Fixture) -> None:
+    for side in ("home", "away"):
+        entry = fixture._state.fields_cache.get(side)
+        if entry is not None:
+            withdrawn[entry.pk] = entry.withdrawn_at is not None
+
+
+def _fed_by(fixture: Fixture) -> list[Fixture]:
+    """The knockout fixtures whose slot sources name ``fixture``'s pool or ``fixture`` itself (one query)."""
+    if fixture.stage == Fixture.Stage.POOL and fixture.pool_id is not None:
+        prefix = f"pool:{fixture.pool.name}:"
+        named = Q(home_source__startswith=prefix) | Q(away_source__startswith=prefix)
+    elif fixture.stage == Fixture.Stage.KNOCKOUT and fixture.code:
+        sources = [f"winner:{fixture.code}", f"loser:{fixture.code}"]
+        named = Q(home_source__in=sources) | Q(away_source__in=sources)
+    else:
+        return []
+    return list(Fixture.objects.filter(named, tournament_id=fixture.tournament_id, stage=Fixture.Stage.KNOCKOUT)
+                .select_related("result", "home__team", "away__team").order_by("round_number", "slot", "pk"))
+
+
+def _complete_pool_order(pool: Pool, tournament: Tournament, withdrawn: dict[int, bool]) -> list[int] | None:
+    """Entry ids of ``pool`` in finishing order when all its fixtures are decided (or cancelled), else None.
+
+    Three queries: the pool's count of fixtures and results, then its entries and results for the table.
+    """
+    counts = (Fixture.objects.filter(pool=pool, stage=Fixture.Stage.POOL).exclude(status=Fixture.Status.CANCELLED)
+              .aggregate(total=Count("id"), decided=Count("result")))
+    if not counts["total"] or counts["total"] != counts["decided"]:
+        return None
+    rows = pool_table(pool, tournament, withdrawn=withdrawn)
+    return [row.entry_id for row in rows]
+
+
+def pool_table(pool: Pool, tournament: Tournament, *, withdrawn: dict[int, bool]) -> list[StandingRow]:
+    """The table of one pool (two queries), as ``league.selectors.tournament_standings`` gives it; notes each
+    entry's withdrawal in ``withdrawn``."""
+    entries = []
+    for pk, code, name, ranking, withdrawn_at in Entry.objects.filter(pool=pool).order_by().values_list(
+            "pk", "team__code", "team__name", "team__world_ranking", "withdrawn_at"):
+        entries.append(StandingEntry(pk, code, name, ranking))
+        withdrawn[pk] = withdrawn_at is not None
+    return compute_standings(entries, pool_result_rows(pool), PointsSystem.from_tournament(tournament))
+
+
+def _fill(fixture: Fixture, want: tuple[int | None, int | None], *, withdrawn: dict[int, bool], reset: bool,
+          user=None) -> bool:
+    """Put other teams ``want`` in a knockout fixture, in memory (the caller saves it): a result that no longer
+    stands is refused, or deleted with ``reset``; a walkover is given when one of the teams has withdrawn.
+
+    Returns whether the fixture's outcome changed, so that the fixtures drawing from it must follow. A
+    fixture whose teams change while it has no result keeps "no outcome": the path stops there.
+    """
+    result = result_of(fixture)
+    outcome_changed = False
+    if result is None and fixture.status == Fixture.Status.LIVE:
+        raise DomainError(f"This change would alter {_fixture_label(fixture)}, which is being played now: "
+                          "wait for its result.")
+    if result is not None:
+        if not reset:
+            raise DomainError(
+                f"This change would alter {_fixture_label(fixture)}, which has already been played. Reset "
+                "the later rounds to make it (their results will be deleted).")
+        result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
+        result = None
+        outcome_changed = True
+    fixture.home_id, fixture.away_id = want
+    if fixture.status == Fixture.Status.PLAYED:
+        fixture.status = Fixture.Status.SCHEDULED
+    return _walkover_if_withdrawn(fixture, withdrawn=withdrawn, user=user) or outcome_changed
+
+
+def _walkover_if_withdrawn(fixture: Fixture, *, withdrawn: dict[int, bool], user=None) -> bool:
+    """Give a knockout fixture without a result to the opponent of a withdrawn team; True when it did."""
+    if fixture.home_id is None or fixture.away_id is None:
+        return False
+    home_out, away_out = (_withdrawn(withdrawn, entry_id) for entry_id in (fixture.home_id, fixture.away_id))
+    if home_out == away_out:
+        return False
+    # A forfeited knockout place goes to the opponent.
+    withdrew = Entry.objects.select_related("team").get(pk=fixture.home_id if home_out else fixture.away_id)
+    walkover_record(fixture=fixture, to_home=away_out, user=user, reason=f"{withdrew.team.name} withdrew.")
+    return True
+
+
+def _withdrawn(known: dict[int, bool], entry_id: int) -> bool:
+    if entry_id not in known:
+        known[entry_id] = Entry.objects.filter(pk=entry_id, withdrawn_at__isnull=False).exists()
+    return known[entry_id]
 
 
 # -- Derivation -------------------------------------------------------------------------------------------
@@ -243,8 +407,8 @@ def result_remove(fixture: Fixture, result: Result, *, user=None, reason: str = 
                                 changed_by=user if getattr(user, "is_authenticated", False) else None)
     fixture.status = Fixture.Status.SCHEDULED
     fixture.save(update_fields=["status"])
-    # The fixture object caches its result: forget it.
-    fixture._state.fields_cache.pop("result", None)
+    # The fixture object caches its result: it has none now (no query to find that out again).
+    fixture._state.fields_cache["result"] = None
     hooks.results_changed(fixture.tournament_id)
 
 

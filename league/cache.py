@@ -14,19 +14,25 @@ A crowd refreshing the standings at a prize-giving must not load the database.
   stores it just after).
 * Pages for visitors who are not signed in are cached whole for a few seconds (they also show the matches
   being played live, which change without a result).
+* API lists (``league.api``) are cached as JSON the same way: a tournament's lists under its version, and
+  the lists across tournaments (``/api/tournaments/``, ``/api/teams/``...) under the site's *data version*
+  (:func:`data_version`), which :func:`tournament_changed`, :func:`forget_tournament` and the services that
+  change teams or organisers bump with :func:`data_changed`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.utils.translation import get_language
 
 from league.models import Tournament
 
+_TABLE = connection.ops.quote_name(Tournament._meta.db_table)
 # Old versions are never read again; they only need to live long enough to be useful.
 FRAGMENT_TIMEOUT = 60 * 60 * 6
 # The tournament row looked up by slug: dropped on every committed change, this only bounds a rare race.
@@ -81,6 +87,7 @@ def forget_tournament(slug: str) -> None:
     key = _slug_key(slug)
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
+    data_changed()
 
 
 def tournament_changed(tournament: Tournament) -> None:
@@ -89,7 +96,38 @@ def tournament_changed(tournament: Tournament) -> None:
     The in-memory object is updated too, so a page rendered later in the same
     request uses the new key.
     """
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    tournament.refresh_from_db(fields=["version"])
+    # One statement that bumps and reads back (RETURNING: PostgreSQL, and SQLite since 3.35): this runs on every
+    # result, so it is one query instead of an UPDATE and a SELECT.
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_TABLE} SET version = version + 1 WHERE id = %s RETURNING version", [tournament.pk])
+        row = cursor.fetchone()
+    if row is not None:
+        tournament.version = row[0]
     forget_tournament(tournament.slug)
 
+
+# -- The site's data version: the key of lists across tournaments ---------------------------------------------
+
+_DATA_KEY = f"league:data-version:r{TEMPLATE_REVISION}"
+
+
+def data_version() -> int:
+    """A number that changes whenever anything a list across tournaments shows may have changed."""
+    version = cache.get(_DATA_KEY)
+    if version is None:
+        # Emptied or evicted: start again from the clock (in microseconds), above any number used before.
+        cache.add(_DATA_KEY, time.time_ns() // 1000, None)
+        version = cache.get(_DATA_KEY, 0)
+    return int(version)
+
+
+def _bump_data_version() -> None:
+    with contextlib.suppress(ValueError):  # not there: the next read starts from the clock
+        cache.incr(_DATA_KEY)
+
+
+def data_changed() -> None:
+    """Mark the lists across tournaments out of date, now and again once the transaction commits (as
+    :func:`forget_tournament` does, so nobody stores the old rows under the new number)."""
+    _bump_data_version()
+    transaction.on_commit(_bump_data_version)

@@ -168,18 +168,30 @@ def bracket_rounds(tournament: Tournament, *, data: dict | None = None) -> list[
 
 # -- Swiss ------------------------------------------------------------------------------------------------
 
-def swiss_table(tournament: Tournament) -> list[dict]:
-    """The Swiss standings (three queries): points (a bye counts as a win), then points and tries difference,
-    points scored, and seed; each row also says how many byes the team had and whether it withdrew."""
+def swiss_table(tournament: Tournament, *, fixtures: list[Fixture] | None = None) -> list[dict]:
+    """The Swiss standings (three queries; one when the caller already has the Swiss ``fixtures`` with their
+    results): points (a bye counts as a win), then points and tries difference, points scored, and seed; each
+    row also says how many byes the team had and whether it withdrew."""
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team"))
-    results = [MatchResult(*values) for values in Result.objects.filter(
-        fixture__tournament=tournament, fixture__stage=Fixture.Stage.SWISS, fixture__away__isnull=False,
-        fixture__home__isnull=False).values_list("fixture__home_id", "fixture__away_id", "home_score", "away_score",
-                                                 "home_tries", "away_tries", "kind")]
     byes: dict[int, int] = defaultdict(int)
-    for home_id in Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS,
-                                          away__isnull=True, home__isnull=False).values_list("home_id", flat=True):
-        byes[home_id] += 1
+    if fixtures is None:
+        results = [MatchResult(*values) for values in Result.objects.filter(
+            fixture__tournament=tournament, fixture__stage=Fixture.Stage.SWISS, fixture__away__isnull=False,
+            fixture__home__isnull=False).values_list("fixture__home_id", "fixture__away_id", "home_score",
+                                                     "away_score", "home_tries", "away_tries", "kind")]
+        for home_id in Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS,
+                                              away__isnull=True, home__isnull=False).values_list("home_id",
+                                                                                                  flat=True):
+            byes[home_id] += 1
+    else:
+        results = []
+        for f in sorted(fixtures, key=lambda f: f.pk):  # the database's order of the query above: by id
+            result = _result_of(f)
+            if f.home_id is not None and f.away_id is None:
+                byes[f.home_id] += 1
+            elif f.home_id is not None and f.away_id is not None and result is not None:
+                results.append(MatchResult(f.home_id, f.away_id, result.home_score, result.away_score,
+                                           result.home_tries, result.away_tries, result.kind))
     points_system = PointsSystem.from_tournament(tournament)
     rows = compute_standings([StandingEntry(e.pk, e.team.code, e.team.name, e.team.world_ranking) for e in entries],
                              results, points_system)

@@ -220,7 +220,9 @@ class Fixture(models.Model):
         PLAYED = "played", _("Played")
         CANCELLED = "cancelled", _("Cancelled")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="fixtures")
+    # No index of its own: the (tournament, round_number) and (tournament, stage) indexes lead with it, and each
+    # index costs time on every one of a big league's half a million inserted fixtures.
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="fixtures", db_index=False)
     pool = models.ForeignKey(Pool, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures")
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.POOL)
     bracket = models.CharField(_("bracket"), max_length=20, blank=True,
@@ -247,7 +249,12 @@ class Fixture(models.Model):
             models.UniqueConstraint(fields=["tournament", "code"], condition=~Q(code=""),
                                     name="fixture_unique_code"),
         ]
-        indexes = [models.Index(fields=["tournament", "round_number"])]
+        indexes = [
+            models.Index(fields=["tournament", "round_number"]),
+            # Advancement reads a tournament's knockout fixtures after every result: without this, a
+            # 1,000-team league (no knockout at all) was scanned whole to find none.
+            models.Index(fields=["tournament", "stage"], name="fixture_tournament_stage"),
+        ]
 
     def __str__(self):
         home = self.home.team.code if self.home_id else (self.home_source or "TBD")

@@ -46,6 +46,11 @@ def _pool_fixture_results() -> QuerySet[Result]:
                                  fixture__home__isnull=False, fixture__away__isnull=False)
 
 
+def pool_result_rows(pool: Pool) -> list[tuple]:
+    """The result rows of one pool's fixtures, in MatchResult's order (one query)."""
+    return _pool_results(_pool_fixture_results().filter(fixture__pool=pool)).get(pool.pk, [])
+
+
 def pool_standings(pool: Pool) -> list[StandingRow]:
     """The table of one pool (three queries at most: tournament, entries, results)."""
     tournament = pool.tournament

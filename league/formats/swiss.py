@@ -71,7 +71,7 @@ class SwissFormat(TournamentFormat):
                       and f.status != Fixture.Status.CANCELLED]
         if unfinished:
             raise DomainError(f"Round {last} is not finished: {len(unfinished)} result(s) missing.")
-        table = swiss_table(tournament)
+        table = swiss_table(tournament, fixtures=existing)
         ranked = [row["entry_id"] for row in table if not row["withdrawn"]]
         points = {row["entry_id"]: row["points"] for row in table}
         played = [(f.home_id, f.away_id) for f in existing if f.away_id is not None]

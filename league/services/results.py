@@ -148,10 +148,7 @@ def result_record(
     ``league.advancement.after_result_change``. Recording exactly the result
     already stored changes nothing and writes no audit row.
     """
-    # Lock the fixture and (through the join) its tournament: result changes of one tournament queue up
-    # here, so two organisers correcting the same result, or knockout advancement run for two results at
-    # once, never interleave.
-    fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
+    fixture = _lock_fixture(fixture)
     tournament = fixture.tournament
     if fixture.status == Fixture.Status.CANCELLED:
         raise DomainError("This fixture is cancelled: it cannot have a result.")
@@ -163,7 +160,7 @@ def result_record(
                                     away_score=away_score, home_tries=home_tries, away_tries=away_tries,
                                     kind=kind, winner=winner, decided_by=decided_by)
     advancement.validate_result_change(fixture=fixture, values=dict(values))
-    result = Result.objects.select_for_update().filter(fixture=fixture).first()
+    result = advancement.result_of(fixture)
     old = _result_values(result)
     if result is None:
         result = Result(fixture=fixture)
@@ -176,10 +173,11 @@ def result_record(
         return result
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     try:
-        with transaction.atomic():
-            result.save()
+        # No savepoint of its own: the error leaves this function's atomic block at once, which rolls it back.
+        result.save()
     except IntegrityError as exc:  # e.g. a score over the column's range on PostgreSQL
         raise DomainError(f"The result could not be saved: {exc}.")
+    fixture.result = result
     ResultChange.objects.create(fixture=fixture, action="created" if old is None else "updated", old=old,
                                 new=new, reason=(reason or "")[:200], changed_by=result.entered_by)
     if fixture.status != Fixture.Status.PLAYED:
@@ -194,16 +192,28 @@ def result_record(
     return result
 
 
+def _lock_fixture(fixture: Fixture) -> Fixture:
+    """The fixture again, locked with its tournament, and with what a result change reads (one query).
+
+    Result changes of one tournament queue up on the tournament's row, so two organisers correcting the same
+    result, or knockout advancement run for two results at once, never interleave (every writer of results
+    takes this lock, so the result read through the join needs no lock of its own).
+    """
+    return (Fixture.objects.select_for_update(of=("self", "tournament"))
+            .select_related("tournament", "pool", "home", "away", "result").get(pk=fixture.pk))
+
+
 @transaction.atomic
 def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> None:
     """Delete a fixture's result (audit row kept, fixture back to scheduled, standings follow)."""
-    fixture = Fixture.objects.select_for_update().select_related("tournament").get(pk=fixture.pk)
-    result = Result.objects.select_for_update().filter(fixture=fixture).first()
+    fixture = _lock_fixture(fixture)
+    result = advancement.result_of(fixture)
     if result is None:
         raise NotFound("This fixture has no result yet.")
     advancement.validate_result_change(fixture=fixture, values=None)
     old = _result_values(result)
     result.delete()
+    fixture._state.fields_cache["result"] = None
     changed_by = user if getattr(user, "is_authenticated", False) else None
     ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None, reason=(reason or "")[:200],
                                 changed_by=changed_by)
@@ -228,10 +238,9 @@ IMPORT_OPTIONAL_COLUMNS = ("kind", "winner", "decided_by")
 
 
 
-@transaction.atomic
 def result_correct(*, fixture: Fixture, reset_later_rounds: bool = False, **result_fields: Any) -> Result:
-    """Correct a result (as :func:`result_record`); with ``reset_later_rounds`` the played matches it
-    alters downstream have their results deleted instead of the correction being refused."""
+    """Correct a result (as :func:`result_record`, whose transaction it is); with ``reset_later_rounds`` the
+    played matches it alters downstream have their results deleted instead of the correction being refused."""
     if not reset_later_rounds:
         return result_record(fixture=fixture, **result_fields)
     with advancement.resets_allowed():
