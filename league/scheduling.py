@@ -43,12 +43,14 @@ def berger_table(team_count: int) -> list[list[tuple[int, int]]]:
     one being the bye (its pairs are kept, so the table reads as published).
     """
     size = team_count + team_count % 2
+    half, cycle = size // 2, size - 1
     rounds = []
     for r in range(1, size):
-        opponent = (r - 1) * (size // 2) % (size - 1) + 1
+        opponent = (r - 1) * half % cycle + 1
+        # Board k pairs number o + k with o - k, counted round 1 .. n - 1 (plain loops: a 1,000-team league
+        # has half a million boards).
         boards = [(opponent, size) if r % 2 else (size, opponent)]
-        for k in range(1, size // 2):
-            boards.append(((opponent + k - 1) % (size - 1) + 1, (opponent - k - 1) % (size - 1) + 1))
+        boards += [((opponent + k - 1) % cycle + 1, (opponent - k - 1) % cycle + 1) for k in range(1, half)]
         rounds.append(boards)
     return rounds
 
@@ -66,15 +68,17 @@ def round_robin(teams: Sequence[Hashable], *, double: bool = False) -> list[Roun
         raise ValueError("each team may appear only once in a round robin")
     if len(teams) < 2:
         return []
+    count = len(teams)
+    numbered = [None, *teams]  # numbered[i] is number i
     cycle = []
-    for boards in berger_table(len(teams)):
-        matches, bye = [], None
-        for home, away in boards:
-            if max(home, away) > len(teams):
-                bye = teams[min(home, away) - 1]
-            else:
-                matches.append((teams[home - 1], teams[away - 1]))
-        cycle.append((tuple(matches), bye))
+    for boards in berger_table(count):
+        bye = None
+        if count % 2:
+            # With an odd count the last number is the bye: board 0 always holds it.
+            home, away = boards[0]
+            bye = numbered[min(home, away)]
+            boards = boards[1:]
+        cycle.append((tuple((numbered[home], numbered[away]) for home, away in boards), bye))
     if not double:
         return [Round(number=i, matches=m, bye=b) for i, (m, b) in enumerate(cycle, start=1)]
     first = cycle[:-2] + cycle[-2:][::-1] if len(cycle) >= 2 else cycle

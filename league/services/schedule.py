@@ -162,10 +162,50 @@ def _round_order(fixtures: list[Fixture]) -> list[Fixture]:
     return interleaved + sorted(others, key=lambda f: (f.slot, f.pk))
 
 
-def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -> list[Fixture]:
-    """Place the fixtures ``to_place`` round after round around the others; returns those it changed."""
+def _round_starts(tournament: Tournament, numbers: list[int]) -> list[dt.datetime]:
+    """The earliest start of each round by the plan (on a made-up day when the plan has no first day)."""
     day0 = tournament.first_day or _NO_DAY
     tz = zone(tournament.time_zone)
+    return [dt.datetime.combine(day0 + dt.timedelta(days=(n - 1) * tournament.days_between_rounds),
+                                tournament.first_kickoff).replace(tzinfo=tz) for n in numbers]
+
+
+def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int, int]]]
+                       ) -> dict[int, list[tuple[dt.datetime | None, str, int]]]:
+    """Where matches not yet written would go by the plan, around the tournament's timed fixtures: for each
+    round number, each match's (kick-off, pitch, slot), the matches given as (home, away) entry ids in the order
+    they take slots. What ``fixtures_time`` decides for the same fixtures once written, without a model instance
+    per match (a 1,000-team league's round robin is half a million)."""
+    fixed: dict[int, list[Fixture]] = defaultdict(list)
+    for f in timetable_fixtures(tournament):
+        if is_booked(f):
+            fixed[f.round_number].append(f)
+    numbers = sorted(set(rounds) | set(fixed))
+    settings = {"starts": _round_starts(tournament, numbers), "pitches": list(tournament.pitches or []),
+                "length": match_length(tournament), "changeover": dt.timedelta(minutes=tournament.changeover_minutes)}
+    timed = tournament.first_day is not None
+
+    def place(start: dt.datetime, pitch: Any, slot: int) -> tuple[dt.datetime | None, str, int]:
+        return start if timed else None, str(pitch) if pitch is not None else "", slot
+
+    if not fixed and all(len(set().union(*teams)) == 2 * len(teams) for teams in rounds.values()):
+        # Nothing else booked and nobody twice in a round (a round robin): the planner's arithmetic alone.
+        apart = timetable.plan_apart([len(rounds[n]) for n in numbers], **settings)
+        return {n: [place(*p) for p in placed] for n, placed in zip(numbers, apart, strict=True)}
+    matches = [[timetable.Match(key=(n, index), teams=frozenset(teams))
+                for index, teams in enumerate(rounds.get(n, ()))]
+               + [timetable.Match(key=f.pk, teams=fixture_teams(f), start=f.kickoff, pitch=f.venue or None)
+                  for f in sorted(fixed[n], key=lambda f: (f.slot, f.pk))]
+               for n in numbers]
+    places: dict[int, list[tuple[dt.datetime | None, str, int]]] = {n: [] for n in rounds}
+    for booking, slot in timetable.plan(matches, **settings):
+        if isinstance(booking.key, tuple):  # in input order: a round's matches in the order given
+            places[booking.key[0]].append(place(booking.start, booking.pitch, slot))
+    return places
+
+
+def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -> list[Fixture]:
+    """Place the fixtures ``to_place`` round after round around the others; returns those it changed."""
     deps = dependencies(fixtures)
     rounds: dict[int, list[Fixture]] = defaultdict(list)
     for f in fixtures:
@@ -178,9 +218,7 @@ def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -
                                 start=None if f.pk in to_place else f.kickoff,
                                 pitch=None if f.pk in to_place else (f.venue or None))
                 for f in group if not is_bye(f)] for group in ordered]
-    starts = [dt.datetime.combine(day0 + dt.timedelta(days=(n - 1) * tournament.days_between_rounds),
-                                  tournament.first_kickoff).replace(tzinfo=tz) for n in numbers]
-    placed = timetable.plan(matches, starts=starts, pitches=list(tournament.pitches or []),
+    placed = timetable.plan(matches, starts=_round_starts(tournament, numbers), pitches=list(tournament.pitches or []),
                             length=match_length(tournament),
                             changeover=dt.timedelta(minutes=tournament.changeover_minutes))
     by_pk = {f.pk: f for f in fixtures}

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from league import timetable
 from league.scheduling import round_robin
 from league.timetable import ORDER, PITCH, TEAM, Booking, Match, find_clashes, plan
 
@@ -176,3 +178,40 @@ def test_clashes_agree_with_a_pairwise_check(rows):
                     expected.add((PITCH, x.pitch, frozenset({x.key, y.key})))
     found = {(c.kind, c.subject, frozenset({c.first.key, c.second.key})) for c in find_clashes(bookings)}
     assert found == expected
+
+
+
+@settings(max_examples=80, deadline=None)
+@given(teams=st.integers(2, 14), pitch_count=st.integers(0, 4), rounds=st.integers(1, 4),
+       changeover=st.integers(0, 20), busy_end=st.integers(-200, 200))
+def test_the_shortcut_for_rounds_of_distinct_teams_is_what_the_search_finds(teams, pitch_count, rounds, changeover,
+                                                                             busy_end):
+    # Issue 17: a round whose teams all differ, with nothing booked reaching it, is filled in order without
+    # searching; it must place every match where the search would (a booking near the start forces the search).
+    pitches = [f"P{i}" for i in range(pitch_count)]
+    rr = round_robin(list(range(teams)))[:rounds]
+    matches = [[Match(key=(r.number, i), teams=frozenset(m)) for i, m in enumerate(r.matches)] for r in rr]
+    day = datetime(2027, 3, 6, 10, 0)
+    end = day + timedelta(minutes=busy_end)
+    busy = [Booking("busy", end - timedelta(minutes=90), end, pitches[0] if pitches else None, frozenset({0}))]
+    kwargs = {"starts": [day + timedelta(days=i) for i in range(len(rr))], "pitches": pitches,
+              "length": timedelta(minutes=60), "changeover": timedelta(minutes=changeover), "busy": busy}
+    fast = plan(matches, **kwargs)
+    with mock.patch.object(timetable, "_apart", return_value=False):
+        searched = plan(matches, **kwargs)
+    assert fast == searched
+
+
+@settings(max_examples=80, deadline=None)
+@given(teams=st.integers(2, 14), pitch_count=st.integers(0, 4), rounds=st.integers(1, 4),
+       changeover=st.integers(0, 20), days=st.integers(0, 2))
+def test_plan_apart_is_what_plan_gives_a_round_robin(teams, pitch_count, rounds, changeover, days):
+    pitches = [f"P{i}" for i in range(pitch_count)]
+    rr = round_robin(list(range(teams)))[:rounds]
+    day = datetime(2027, 3, 6, 10, 0)
+    kwargs = {"starts": [day + timedelta(days=i * days) for i in range(len(rr))], "pitches": pitches,
+              "length": timedelta(minutes=60), "changeover": timedelta(minutes=changeover)}
+    planned = plan([[Match(key=(r.number, i), teams=frozenset(m)) for i, m in enumerate(r.matches)] for r in rr],
+                   **kwargs)
+    apart = timetable.plan_apart([len(r.matches) for r in rr], **kwargs)
+    assert [(b.start, b.pitch, slot) for b, slot in planned] == [p for placed in apart for p in placed]
