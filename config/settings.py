@@ -215,11 +215,15 @@ if CELERY_BROKER_URL.startswith("redis"):
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 
 # Qualification odds (matches/odds.py): runs per computation, engine matches per score model, and the
-# debounce delay after a result before they are computed again.
+# debounce delay after a result before they are computed again. ODDS_COALESCE: one refresh per burst of results
+# (needs a cache the web and the workers share: on by default with Redis), computed once the results have
+# stopped for ODDS_DELAY seconds, or ODDS_MAX_WAIT seconds after the burst's first result at the latest.
 ODDS_RUNS = int(os.environ.get("ODDS_RUNS", "10000"))
 ODDS_MODEL_MATCHES = int(os.environ.get("ODDS_MODEL_MATCHES", "300"))
 ODDS_DELAY = float(os.environ.get("ODDS_DELAY", "3"))
+ODDS_MAX_WAIT = float(os.environ.get("ODDS_MAX_WAIT", "30"))
 ODDS_AFTER_RESULT = env_bool("ODDS_AFTER_RESULT", True)
+ODDS_COALESCE = env_bool("ODDS_COALESCE", bool(REDIS_URL))
 
 # Production hardening: active whenever DEBUG is off.
 if not DEBUG:

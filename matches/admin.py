@@ -48,8 +48,8 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("status", "ruleset")
     search_fields = ("id", "fixture__tournament__name")
     readonly_fields = ("ruleset", "rules_version", "options", "seed", "status", "fixture", "ply", "snapshot_ply",
-                       "outcome", "move_clock", "moved_at", "draw_offer", "created_by", "created_at", "updated_at",
-                       "finished_at")
+                       "outcome", "action_log", "move_clock", "moved_at", "draw_offer", "created_by", "created_at",
+                       "updated_at", "finished_at")
     exclude = ("snapshot",)
     inlines = [MatchSeatInline, MatchActionInline, MatchEventInline]
     list_select_related = ("fixture",)

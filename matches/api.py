@@ -126,10 +126,11 @@ class MatchActionsAPI(APIView):
             raise Http404("No such match.")
         viewer = permissions.viewer_seat(match, user=request.user, session=request.session)
         hidden = get_ruleset(match.ruleset).spec.hidden_information
-        actions = list(match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"))
-        for row in actions:
-            if not selectors.action_visible(match, row["seat"], viewer, hidden):
-                row["action"] = selectors.HIDDEN_ACTION
+        actions = [{"ply": logged.ply, "seat": logged.seat, "by_computer": logged.by_computer,
+                    "created_at": logged.created_at,
+                    "action": logged.action if selectors.action_visible(match, logged.seat, viewer, hidden)
+                    else selectors.HIDDEN_ACTION}
+                   for logged in selectors.match_actions(match)]
         return Response({"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
                          "actions": actions})
 
@@ -188,12 +189,12 @@ class MatchReplayAPI(APIView):
         state = _state_or_409(match, upto=n)
         body = selectors.match_view(match, state, seat, events_from=0)
         body.update({"step": n, "steps": match.ply, "legal_actions": [], "your_turn": False})
-        last = match.actions.filter(ply=n).values("seat", "action").first() if n else None
-        if last and not selectors.action_visible(match, last["seat"], seat, state.spec.hidden_information):
-            body["last_action"] = {"seat": last["seat"], "action": selectors.HIDDEN_ACTION, "label": "A hidden move"}
+        last = selectors.match_action(match, n)
+        if last and not selectors.action_visible(match, last.seat, seat, state.spec.hidden_information):
+            body["last_action"] = {"seat": last.seat, "action": selectors.HIDDEN_ACTION, "label": "A hidden move"}
         else:
-            body["last_action"] = ({"seat": last["seat"], "action": last["action"],
-                                    "label": state.describe_action(last["action"])} if last else None)
+            body["last_action"] = ({"seat": last.seat, "action": last.action,
+                                    "label": state.describe_action(last.action)} if last else None)
         return Response(body)
 
 

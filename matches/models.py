@@ -1,7 +1,8 @@
 """Matches played through the engine: online play between people, computer seats, friendlies.
 
 The truth of a match is its rule set, options, seed and the ordered action log
-(:class:`MatchAction`, ply unique per match). ``Match.snapshot`` is a cache of
+(:class:`MatchAction`, ply unique per match; or, for a simulated match, ``Match.action_log``: the whole log
+in one row). ``Match.snapshot`` is a cache of
 the engine state at ``snapshot_ply`` for speed; it is never the only copy and
 can always be rebuilt by replaying the log (see ``services.match_state``).
 """
@@ -61,6 +62,11 @@ class Match(models.Model):
     snapshot_ply = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # Outcome as the engine gave it (Outcome.to_dict()) when finished.
     outcome = models.JSONField(null=True, blank=True)
+    # The whole ordered action log in one row, ``[[seat, action], ...]`` (ply n is item n - 1), for a match the
+    # computer seats played from start to finish at once (a simulation): one write per match instead of one
+    # row per action. Null: the log is the ``MatchAction`` rows (online play appends one per move, under the
+    # unique (match, ply) constraint). ``matches.selectors.match_actions`` reads either form.
+    action_log = models.JSONField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -41,6 +41,7 @@ from league.brackets import resolve_slot_source
 from league.levels import DEFAULT_LEVEL, LEVELS
 from league.models import Entry, Fixture, Result, Tournament
 from league.standings import PointsSystem, StandingEntry, compute_standings
+from league.standings_kernel import TableKernel
 from matches import workers
 from matches.models import QualificationOdds, ScoreModel
 from matches.services import result_from_outcome
@@ -244,11 +245,37 @@ class OddsCounts:
     round_names: list[str]
 
 
+def _slot_reader(source: str, current: int | None, seeds: dict[int, int]):
+    """``league.brackets.resolve_slot_source`` for one slot, worked out once: a function of (placings, outcomes)
+    that the Monte Carlo calls 10,000 times without parsing the source again."""
+    kind, _, rest = source.partition(":")
+    if source and kind == "pool":
+        name, _, position = rest.rpartition(":")
+        index = int(position) - 1 if position.isdigit() else -1
+
+        def from_pool(placings: dict, outcomes: dict) -> int | None:
+            order = placings.get(name)
+            return order[index] if order is not None and 0 <= index < len(order) else None
+        return from_pool
+    if source and kind in ("winner", "loser"):
+        side = 0 if kind == "winner" else 1
+
+        def from_match(placings: dict, outcomes: dict) -> int | None:
+            outcome = outcomes.get(rest)
+            return None if outcome is None else outcome[side]
+        return from_match
+    # A seed, an entry or a slot filled by hand: the same team whatever the draw.
+    fixed = resolve_slot_source(source, current, placings={}, outcomes={}, seeds=seeds)
+    return lambda placings, outcomes: fixed
+
+
 def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs: int, seed: int = 0
                   ) -> OddsCounts:
     """Play the remaining fixtures ``runs`` times; pure (no database), so the benchmark times it alone.
 
     ``samples`` maps a levels key ("club/club") to score tuples (home pts, home tries, away pts, away tries).
+    Each pool's table comes from a ``league.standings_kernel.TableKernel``: the order of
+    ``compute_standings``, fit for this loop.
     """
     rng = random.Random(seed)
     rand = rng.random
@@ -265,31 +292,32 @@ def simulate_odds(problem: OddsProblem, samples: dict[str, list[tuple]], *, runs
     fixed_tables = {name: [row.entry_id for row in compute_standings(entries, problem.played.get(name, []),
                                                                       problem.points_system)]
                     for name, entries in problem.pools.items() if not problem.remaining.get(name)}
-    pool_samples = {name: [(h, a, samples.get(key, fixed_any)) for h, a, key in fixtures]
-                    for name, fixtures in problem.remaining.items()}
+    kernels = {}
+    for name, fixtures in problem.remaining.items():
+        if fixtures and name in problem.pools:
+            left = [(h, a, samples.get(key, fixed_any)) for h, a, key in fixtures]
+            kernels[name] = (TableKernel(problem.pools[name], problem.played.get(name, []), problem.points_system,
+                                         left), [len(scores) for _h, _a, scores in left])
+    pools = [(name, fixed_tables.get(name), kernels.get(name)) for name in problem.pools]
     counted = {k.code for k in main_slots(problem) if k.round_name}
-    knockout = problem.knockout
     level_of = problem.level_of
+    knockout = [(slot, _slot_reader(slot.home_source, slot.home_id, problem.seeds),
+                 _slot_reader(slot.away_source, slot.away_id, problem.seeds), slot.code in counted)
+                for slot in problem.knockout]
     for _ in range(runs):
         placings: dict[str, list[int]] = {}
-        for name, entries in problem.pools.items():
-            order = fixed_tables.get(name)
+        for name, order, kernel in pools:
             if order is None:
-                results = list(problem.played.get(name, ()))
-                for h, a, dist in pool_samples[name]:
-                    hp, ht, ap, at = dist[int(rand() * len(dist))]
-                    results.append((h, a, hp, ap, ht, at, "played"))
-                order = [row.entry_id for row in compute_standings(entries, results, problem.points_system)]
+                table, sizes = kernel
+                order = table.order([int(rand() * size) for size in sizes])
             placings[name] = order
             for position, entry_id in enumerate(order):
                 positions[entry_id][position] += 1
         outcomes: dict[str, tuple[int, int] | None] = {}
-        for slot in knockout:
-            home = resolve_slot_source(slot.home_source, slot.home_id, placings=placings, outcomes=outcomes,
-                                       seeds=problem.seeds)
-            away = resolve_slot_source(slot.away_source, slot.away_id, placings=placings, outcomes=outcomes,
-                                       seeds=problem.seeds)
-            if slot.code in counted:
+        for slot, read_home, read_away, counts in knockout:
+            home = read_home(placings, outcomes)
+            away = read_away(placings, outcomes)
+            if counts:
                 for team in (home, away):
                     if team is not None:
                         rounds[team][slot.round_name] += 1
@@ -405,11 +433,36 @@ def odds_refresh(*, tournament_id: int, version: int | None = None, runs: int | 
     return "computed"
 
 
+def _burst_keys(tournament_id: int) -> tuple[str, str]:
+    """Cache keys of a burst of results: when its refresh was asked for (pending), and its latest result."""
+    return f"matches:odds-pending:{tournament_id}", f"matches:odds-latest:{tournament_id}"
+
+
+def _burst_timeout() -> float:
+    # Long enough to outlive the longest wait, short enough that a worker lost mid-burst blocks nothing long.
+    return 2 * float(getattr(settings, "ODDS_MAX_WAIT", 30)) + 2 * float(getattr(settings, "ODDS_DELAY", 3)) + 60
+
+
 def odds_after_result(tournament_id: int) -> None:
-    """Queue a debounced odds computation: the listener of ``league.hooks.on_results_changed`` (registered by
-    ``MatchesConfig.ready``), called after the commit of a result change, when the setting
-    ``ODDS_AFTER_RESULT`` is on."""
+    """Queue the odds' refresh after a result: the listener of ``league.hooks.on_results_changed`` (registered by
+    ``MatchesConfig.ready``), called after the commit of a result change, when ``ODDS_AFTER_RESULT`` is on.
+
+    With ``ODDS_COALESCE`` (the default with Redis, whose cache the web and the workers share) a burst of
+    results -- a simulation, a CSV import, a festival's results typed in one after the other -- makes *one*
+    refresh: the first result of the burst queues it, the others only note their time (no query, no task), and
+    the refresh waits until the results have stopped for ``ODDS_DELAY`` seconds (at most ``ODDS_MAX_WAIT``
+    after the first; see :func:`odds_refresh_after_burst`). Without it (a cache of each process's own memory,
+    the demo), one debounced task is queued per version of the tournament.
+    """
     if not getattr(settings, "ODDS_AFTER_RESULT", True):
+        return
+    if getattr(settings, "ODDS_COALESCE", False):
+        now = time.time()
+        pending, latest = _burst_keys(tournament_id)
+        cache.set(latest, now, _burst_timeout())
+        if cache.add(pending, now, _burst_timeout()):
+            workers.task("refresh_odds").apply_async((tournament_id,),
+                                                     countdown=float(getattr(settings, "ODDS_DELAY", 3)))
         return
     version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     # One task per version of the tournament (a CSV import of 40 results commits once, but says so 40 times).
@@ -417,6 +470,27 @@ def odds_after_result(tournament_id: int) -> None:
         return
     workers.task("compute_odds").apply_async((tournament_id, version),
                                              countdown=float(getattr(settings, "ODDS_DELAY", 3)))
+
+
+def odds_refresh_after_burst(*, tournament_id: int) -> str:
+    """The refresh a burst of results queued (see :func:`odds_after_result`): put off again while results keep
+    coming (less than ``ODDS_DELAY`` seconds since the latest, and less than ``ODDS_MAX_WAIT`` since the
+    first), else close the burst and compute once. Returns what happened ("deferred", or
+    :func:`odds_refresh`'s answer).
+
+    The burst is closed before the computation reads anything: a result that comes after that starts a new
+    burst, so no result is ever left out of the odds for long.
+    """
+    pending, latest = _burst_keys(tournament_id)
+    now = time.time()
+    first, last = cache.get(pending), cache.get(latest)
+    delay = float(getattr(settings, "ODDS_DELAY", 3))
+    quiet = now - last if last is not None else delay
+    if quiet < delay and (first is None or now - first < float(getattr(settings, "ODDS_MAX_WAIT", 30))):
+        workers.task("refresh_odds").apply_async((tournament_id,), countdown=delay - quiet)
+        return "deferred"
+    cache.delete(pending)
+    return odds_refresh(tournament_id=tournament_id)
 
 
 # ---- reads for the pages -------------------------------------------------------------------------------

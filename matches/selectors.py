@@ -4,6 +4,7 @@ matches of a tournament. Who holds a seat and who may watch is ``matches.permiss
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -16,6 +17,44 @@ from matches.models import Match, MatchEvent, MatchSeat
 
 # How many commentary lines a page shows (the API gives any range with ?events_from=).
 RECENT_EVENTS = 40
+
+
+@dataclass
+class LoggedAction:
+    """One action of a match's log, whichever way it is stored (a ``MatchAction`` row or ``Match.action_log``)."""
+
+    ply: int
+    seat: int
+    action: str
+    by_computer: bool
+    created_at: datetime | None
+    user_id: int | None = None
+
+
+def match_actions(match: Match, *, after: int = 0, upto: int | None = None) -> list[LoggedAction]:
+    """The match's actions from ply ``after + 1`` to ``upto`` (default: the last), in order (at most one query).
+
+    A simulated match keeps its whole log in ``Match.action_log`` (played by its computer seats, at the time it
+    finished); a match played online has one ``MatchAction`` row per action.
+    """
+    if match.action_log is not None:
+        end = len(match.action_log) if upto is None else max(0, min(upto, len(match.action_log)))
+        when = match.finished_at or match.created_at
+        return [LoggedAction(ply, seat, action, True, when)
+                for ply, (seat, action) in enumerate(match.action_log[after:end], start=after + 1)]
+    rows = match.actions.filter(ply__gt=after)
+    if upto is not None:
+        rows = rows.filter(ply__lte=upto)
+    return [LoggedAction(*row) for row in rows.order_by("ply").values_list(
+        "ply", "seat", "action", "by_computer", "created_at", "user_id")]
+
+
+def match_action(match: Match, ply: int) -> LoggedAction | None:
+    """The action played at ``ply`` (None for ply 0 or beyond the log)."""
+    if ply < 1:
+        return None
+    found = match_actions(match, after=ply - 1, upto=ply)
+    return found[0] if found else None
 
 
 def match_queryset() -> QuerySet:

@@ -27,7 +27,7 @@ from league.rulesets import ruleset_options_validate
 from league.services import result_record
 from matches.models import EntryPass, Match, MatchAction, MatchEvent, MatchSeat
 from matches.permissions import can_manage, seats_held
-from matches.selectors import clock_deadline, rules_current
+from matches.selectors import clock_deadline, match_actions, rules_current
 
 logger = logging.getLogger(__name__)
 
@@ -83,9 +83,8 @@ def match_state(match: Match, *, upto: int | None = None) -> GameState:
     if state is None:
         state = new_game(match.ruleset, seed=match.seed, options=match.options)
     if target > start:
-        for seat, action in match.actions.filter(ply__gt=start, ply__lte=target).order_by("ply").values_list(
-                "seat", "action"):
-            state.apply(seat, action)
+        for logged in match_actions(match, after=start, upto=target):
+            state.apply(logged.seat, logged.action)
     return state
 
 

@@ -23,7 +23,8 @@ which they pick the fixtures up.
 
 Engine rule sets: the match is played by computer players of each entry's level (``Entry.computer_level``;
 entries played by people are played by the computer at that level too) and stored like an online match
-(``Match`` with computer seats, seed and the ordered ``MatchAction`` log), so it can be replayed. A
+(``Match`` with computer seats, seed and the ordered action log in one row, ``Match.action_log``), so it
+can be replayed and settles disputes as an online match's log does. A
 tournament played on real pitches (rule set "manual") has no engine: its fixtures get a score drawn, with
 the fixture's seed, from the rugby score model of ``matches.odds`` (the RWC 2023 pool results, or the
 tournament's own results once it has enough), and no match record. A knockout match still level at the
@@ -49,7 +50,7 @@ from league.levels import DEFAULT_LEVEL
 from league.models import Fixture, Result, Tournament
 from league.services import result_record
 from matches import workers
-from matches.models import Match, MatchAction, MatchSeat, SimulationRun
+from matches.models import Match, MatchSeat, SimulationRun
 from matches.odds import manual_samples
 from matches.services import fixture_team_names, result_from_outcome
 
@@ -250,6 +251,40 @@ def run_unqueue(*, run_id: int, fixture_id: int) -> None:
             _set_queued(run, queued - {fixture_id})
 
 
+@transaction.atomic
+def run_after_fixture(*, run_id: int, fixture_id: int, status: str, send=None) -> list[int]:
+    """What a worker does after one fixture of a run (``status``: :class:`FixtureOutcome`'s), in one transaction
+    under the run's row lock: forget the fixture was handed out if it could not be played ("not_ready",
+    "live"), hand out the fixtures that became ready (``send``, as :func:`run_queue_ready`), and count the
+    progress, finishing the run when nothing is left (as :func:`run_update_progress`). Four or five queries.
+    Returns the ids handed out.
+    """
+    run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+    if run is None or run.status != SimulationRun.Status.RUNNING:
+        return []
+    queued = _queued(run)
+    if status in ("not_ready", "live"):
+        queued.discard(fixture_id)
+    fresh = [pk for pk in ready_fixture_ids(run) if pk not in queued]
+    queued |= set(fresh)
+    counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
+        total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
+    changes: dict = {"queued": ",".join(str(x) for x in sorted(queued)), "done": max(run.done, counts["done"]),
+                     "total": max(run.total, counts["total"])}
+    finished = counts["done"] >= counts["total"]
+    # Stuck: nothing handed out is still unplayed, and nothing more is ready (every ready fixture is handed out).
+    if not finished and not fresh and not Fixture.objects.filter(pk__in=queued, result__isnull=True).exists():
+        finished = True
+        changes["error"] = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
+                            "not known or people are playing them.")
+    if finished:
+        changes.update(status=SimulationRun.Status.FINISHED, finished_at=timezone.now())
+    SimulationRun.objects.filter(pk=run_id).update(**changes)
+    if fresh and send is not None:
+        send(fresh)
+    return fresh
+
+
 def _queued(run: SimulationRun) -> set[int]:
     return {int(x) for x in run.queued.split(",") if x}
 
@@ -331,13 +366,16 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
         mapped = _knockout_decision(mapped, fixture, seed)
     teams = (fixture.home_id, fixture.away_id)
     with transaction.atomic():
-        locked = Fixture.objects.select_for_update().get(pk=fixture_id)
-        if Result.objects.filter(fixture_id=fixture_id).exists():
+        # One query: the fixture locked, with its result and match if any (nobody records a result without
+        # this lock, so what it shows stays true until the commit).
+        locked = (Fixture.objects.select_for_update(of=("self",)).select_related("result", "match")
+                  .get(pk=fixture_id))
+        if _has_result(locked):
             return FixtureOutcome(fixture_id, "skipped")
         if (locked.home_id, locked.away_id) != teams:
             # A correction changed the teams while we played: the next delivery plays the new pairing.
             return FixtureOutcome(fixture_id, "not_ready")
-        existing = Match.objects.filter(fixture_id=fixture_id).first()
+        existing = _match_of(locked)
         if existing is not None:
             if existing.status == Match.Status.LIVE:
                 return FixtureOutcome(fixture_id, "live")
@@ -348,12 +386,11 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
         if mapped["winner_seat"] is not None:
             winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
         try:
-            with transaction.atomic():
-                result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
-                              home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], winner=winner,
-                              decided_by=mapped["decided_by"], stats=mapped["stats"],
-                              source=Result.Source.SIMULATED,
-                              reason=f"simulated match {match.pk}" if match else f"simulated score (seed {seed})")
+            # result_record's own transaction is a savepoint here: a refusal undoes it alone.
+            result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
+                          home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], winner=winner,
+                          decided_by=mapped["decided_by"], stats=mapped["stats"], source=Result.Source.SIMULATED,
+                          reason=f"simulated match {match.pk}" if match else f"simulated score (seed {seed})")
         except IntegrityError:
             # Another delivery of this fixture won the race (unique result per fixture): nothing twice.
             transaction.set_rollback(True)
@@ -372,6 +409,13 @@ def _manual_scores(fixture: Fixture, seed: int) -> dict:
             "decided_by": "", "stats": {"ruleset": MANUAL, "simulated": "rugby score model"}}
 
 
+def _match_of(fixture: Fixture) -> Match | None:
+    try:
+        return fixture.match
+    except Match.DoesNotExist:
+        return None
+
+
 def _has_result(fixture: Fixture) -> bool:
     try:
         return fixture.result is not None
@@ -380,21 +424,20 @@ def _has_result(fixture: Fixture) -> bool:
 
 
 def _match_record(fixture: Fixture, state, options: dict, levels: dict, seed: int) -> Match:
-    """The finished match with its computer seats and its whole action log (bulk-inserted)."""
+    """The finished match with its computer seats and its whole action log, in two INSERTs: the log goes in the
+    match's own row (``Match.action_log``), not one row per action."""
     now = timezone.now()
     match = Match.objects.create(ruleset=fixture.tournament.ruleset, options=options, seed=seed,
                                  status=Match.Status.FINISHED, fixture=fixture, ply=len(state.history),
-                                 outcome=state.outcome().to_dict(), finished_at=now)
+                                 outcome=state.outcome().to_dict(), finished_at=now,
+                                 rules_version=state.spec.rules_version,
+                                 action_log=[[seat, action] for seat, action in state.history])
     entries = {0: fixture.home, 1: fixture.away}
     MatchSeat.objects.bulk_create([
         MatchSeat(match=match, seat=seat, kind=MatchSeat.Kind.COMPUTER, computer_level=levels[seat],
                   entry=entries[seat], name=entries[seat].team.name if entries[seat] is not None else "")
         for seat in (0, 1)
     ])
-    MatchAction.objects.bulk_create([
-        MatchAction(match=match, ply=ply, seat=seat, action=action, by_computer=True)
-        for ply, (seat, action) in enumerate(state.history, start=1)
-    ], batch_size=1000)
     return match
 
 
@@ -447,16 +490,15 @@ def runs_to_resume() -> list[int]:
 
 
 def run_inline(run: SimulationRun, *, on_progress=None) -> SimulationRun:
-    """Play a run in this process, stage by stage, without a worker (``simulate --inline``, tests, bench)."""
-    while True:
-        ids = run_queue_ready(run_id=run.pk)
-        if not ids:
-            break
-        for fixture_id in ids:
-            fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
-            run = run_update_progress(run_id=run.pk)
-            if on_progress is not None:
-                on_progress(run)
+    """Play a run in this process, stage by stage, without a worker (``simulate --inline``, tests, bench): the
+    same steps as the workers' tasks, one fixture after the other."""
+    pending = run_queue_ready(run_id=run.pk)
+    while pending:
+        fixture_id = pending.pop(0)
+        outcome = fixture_simulate(fixture_id=fixture_id, run_seed=run.seed)
+        pending += run_after_fixture(run_id=run.pk, fixture_id=fixture_id, status=outcome.status)
+        if on_progress is not None:
+            on_progress(SimulationRun.objects.get(pk=run.pk))
     return run_update_progress(run_id=run.pk)
 
 

@@ -67,10 +67,7 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
         # A bug must not leave the run "running" for ever: say so on the progress bar, then fail the task.
         simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {exc!r}")
         raise
-    if outcome.status in ("not_ready", "live"):
-        simulation.run_unqueue(run_id=run_id, fixture_id=fixture_id)
-    simulation.run_queue_ready(run_id=run_id, send=_send(run_id))
-    simulation.run_update_progress(run_id=run_id)
+    simulation.run_after_fixture(run_id=run_id, fixture_id=fixture_id, status=outcome.status, send=_send(run_id))
     return outcome.status
 
 
@@ -79,6 +76,13 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
 def compute_odds(tournament_id: int, version: int | None = None, runs: int | None = None) -> str:
     """Recompute a tournament's qualification odds, unless a newer result came in (debounce by version)."""
     return odds.odds_refresh(tournament_id=tournament_id, version=version, runs=runs)
+
+
+@workers.register
+@shared_task(**RELIABLE)
+def refresh_odds(tournament_id: int) -> str:
+    """The one odds refresh of a burst of results: put off while results keep coming, then computed once."""
+    return odds.odds_refresh_after_burst(tournament_id=tournament_id)
 
 
 @task_prerun.connect

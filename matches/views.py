@@ -324,10 +324,11 @@ def _archived(request, match: Match, seat: int | None, *, reason: str = "") -> o
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     names = {s.seat: s.label for s in seats}
     log = []
-    for row in match.actions.order_by("ply").values("ply", "seat", "action", "by_computer", "created_at"):
-        visible = selectors.action_visible(match, row["seat"], seat, hidden)
-        log.append({**row, "name": names.get(row["seat"], ""),
-                    "action": row["action"] if visible else _("a hidden move")})
+    for logged in selectors.match_actions(match):  # online moves' rows, or a simulated match's one-row log
+        visible = selectors.action_visible(match, logged.seat, seat, hidden)
+        log.append({"ply": logged.ply, "seat": logged.seat, "by_computer": logged.by_computer,
+                    "created_at": logged.created_at, "name": names.get(logged.seat, ""),
+                    "action": logged.action if visible else _("a hidden move")})
     outcome = match.outcome or {}
     score = [(names.get(n, ""), (outcome.get(side) or {}).get("points")) for n, side in ((0, "home"), (1, "away"))]
     result = getattr(match.fixture, "result", None) if match.fixture_id else None
@@ -536,7 +537,7 @@ def replay(request, pk):
         return _archived(request, match, seat)
     data = selectors.match_view(match, state, seat, events_from=0)
     data["legal_actions"], data["your_turn"] = [], False
-    action = match.actions.filter(ply=step).first() if step else None
+    action = selectors.match_action(match, step)
     if action is not None and not selectors.action_visible(match, action.seat, seat, state.spec.hidden_information):
         action.action = selectors.HIDDEN_ACTION
     help_data = _help(match)

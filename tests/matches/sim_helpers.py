@@ -46,7 +46,8 @@ def rwc2023_problems(tournament: Tournament) -> list[str]:
     """What is wrong with a simulated rwc2023 tournament (empty when it is complete and exactly once):
     48 results, one per fixture, full tables, the knockout filled to the final, a champion, match logs."""
     from league.selectors import tournament_standings
-    from matches.models import Match, MatchAction
+    from matches.models import Match
+    from matches.selectors import match_actions
 
     problems = []
     fixtures = Fixture.objects.filter(tournament=tournament)
@@ -78,7 +79,7 @@ def rwc2023_problems(tournament: Tournament) -> list[str]:
         problems.append("the final is not between the semi-finals' winners")
     if champion(tournament) is None:
         problems.append("no champion")
-    for match in Match.objects.filter(fixture__tournament=tournament).only("pk", "ply"):
-        if not MatchAction.objects.filter(match=match).count() == match.ply > 0:
+    for match in Match.objects.filter(fixture__tournament=tournament):
+        if not len(match_actions(match)) == match.ply > 0:
             problems.append(f"match {match.pk}'s log is incomplete")
     return problems
