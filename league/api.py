@@ -15,9 +15,14 @@ Who may do what (the same rules as the web pages):
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+
+from django.core.cache import cache
 from django.db.models import Q
+from django.http import HttpResponse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -25,10 +30,12 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from league import format_selectors, schedule_selectors, selectors, services
+from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
@@ -102,6 +109,48 @@ def _pool_standings_json(pool, rows) -> dict:
     return {"pool": pool.name, "rows": [row.as_dict() for row in rows]}
 
 
+# -- Cached reads ----------------------------------------------------------------------------------------------
+#
+# Every list is read far more often than it changes (a crowd's phones polling the fixtures and the standings), so
+# its JSON is built once and kept, as the public pages are (``league.cache``): a tournament's lists under its
+# version (bumped by every service that changes what they show), the lists across tournaments under the site's
+# data version and the caller. A hit costs no query and no serializer: the bytes go out as they were rendered.
+
+
+def tournament_scope(tournament: Tournament) -> str:
+    """The cache scope of a tournament's lists: a new version is a new key."""
+    return f"t{tournament.pk}:v{tournament.version}"
+
+
+def site_scope(request, *, per_caller: bool = True) -> str:
+    """The cache scope of a list across tournaments: the site's data version, and who is asking (lists show a
+    caller their own tournaments and whether they may change each)."""
+    user = request.user
+    caller = (f"u{user.pk}" if user.is_authenticated else "anon") if per_caller else "all"
+    return f"d{data_version()}:{caller}"
+
+
+def cached_json(view, request, scope: str, build: Callable[[], Response]):
+    """A GET answered with the JSON ``build()`` gave for the same URL in the same ``scope``, built once.
+
+    Only JSON answers are kept (the browsable API is built every time), and only successful ones. The key holds
+    the whole URL (host and query: pagination links name them) and the language.
+    """
+    renderer = getattr(request, "accepted_renderer", None)
+    if type(renderer) is not JSONRenderer:
+        return build()
+    url = hashlib.sha1(request.build_absolute_uri().encode()).hexdigest()
+    key = f"league:api:r{TEMPLATE_REVISION}:{scope}:{get_language() or 'en'}:{url}"
+    body = cache.get(key)
+    if body is None:
+        response = build()
+        if not isinstance(response, Response) or response.status_code != 200:
+            return response
+        body = renderer.render(response.data, renderer.media_type, view.get_renderer_context())
+        cache.set(key, body, FRAGMENT_TIMEOUT)
+    return HttpResponse(body, content_type=renderer.media_type)
+
+
 class TeamPermission(permissions.BasePermission):
     """Anyone reads teams; signed-in users create them; only a team's creator (or a superuser) changes it."""
 
@@ -147,6 +196,10 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         self.kwargs[self.lookup_field] = self.kwargs[self.lookup_field].upper()
         return super().get_object()
 
+    def list(self, request, *args, **kwargs):
+        return cached_json(self, request, site_scope(request, per_caller=False),
+                           lambda: super(TeamViewSet, self).list(request, *args, **kwargs))
+
     def perform_create(self, serializer):
         serializer.instance = services.team_save(team=Team(**serializer.validated_data), user=self.request.user)
 
@@ -165,9 +218,23 @@ class TournamentScopedMixin:
 
     tournament_field = "tournament"
     permission_classes = [TournamentPermission]
+    filter_serializer = TournamentScopeFilterSerializer
 
     def tournament_from_params(self, slug: str | None):
-        return tournament_for(self.request.user, slug) if slug else None
+        """The tournament ``?tournament=`` names (checked for the caller; the cached row), or None."""
+        if not slug:
+            return None
+        if getattr(self, "_tournament", None) is None or self._tournament.slug != slug:
+            self._tournament = tournament_for(self.request.user, slug, cached=True)
+        return self._tournament
+
+    def list(self, request, *args, **kwargs):
+        """The list, from the cache: one tournament's under its version, all listed ones under the site's."""
+        slug = _query_params(self.filter_serializer, request).get("tournament")
+        tournament = self.tournament_from_params(slug)
+        scope = tournament_scope(tournament) if tournament is not None else site_scope(request)
+        return cached_json(self, request, scope, lambda: super(TournamentScopedMixin, self).list(
+            request, *args, **kwargs))
 
     def scope(self, queryset, slug: str | None = None):
         user = self.request.user
@@ -189,6 +256,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     lookup_field = "slug"
     # Only what a slug can be: anything else is a 404 from the URL map (a NUL would be a 500 on PostgreSQL).
     lookup_value_regex = "[-a-zA-Z0-9_]+"
+
+    def list(self, request, *args, **kwargs):
+        return cached_json(self, request, site_scope(request),
+                           lambda: super(TournamentViewSet, self).list(request, *args, **kwargs))
+
+    def readable(self, slug: str) -> Tournament:
+        """The tournament of a read-only action: the cached row, checked for the caller (404 if not theirs to see)."""
+        return tournament_for(self.request.user, slug, cached=True)
 
     def get_queryset(self):
         queryset = Tournament.objects.prefetch_related("organisers").order_by("-created_at", "name")
@@ -283,19 +358,25 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, slug=None):
         """The standings of every pool, in the league's JSON form."""
-        return Response(selectors.tournament_standings_data(self.get_object()))
+        tournament = self.readable(slug)
+        return cached_json(self, request, tournament_scope(tournament),
+                           lambda: Response(selectors.tournament_standings_data(tournament)))
 
     @extend_schema(responses=SwissRowSerializer(many=True), summary="The Swiss table")
     @action(detail=True, methods=["get"], url_path="swiss-table", pagination_class=None)
     def swiss_table(self, request, slug=None):
         """A Swiss tournament's table: standings keys, with each bye counted as a win."""
-        return Response(format_selectors.swiss_table(self.get_object()))
+        tournament = self.readable(slug)
+        return cached_json(self, request, tournament_scope(tournament),
+                           lambda: Response(format_selectors.swiss_table(tournament)))
 
     @extend_schema(responses=LeaderboardRowSerializer(many=True), summary="The solo challenge's leaderboard")
     @action(detail=True, methods=["get"], pagination_class=None)
     def leaderboard(self, request, slug=None):
         """A solo challenge's leaderboard: each entrant's best attempt, by margin then points scored."""
-        return Response(format_selectors.solo_leaderboard(self.get_object()))
+        tournament = self.readable(slug)
+        return cached_json(self, request, tournament_scope(tournament),
+                           lambda: Response(format_selectors.solo_leaderboard(tournament)))
 
     @extend_schema(request=ResultsImportSerializer, responses={200: ImportSummarySerializer},
                    summary="Import results from CSV (organisers); any bad line refuses the whole file")
@@ -318,7 +399,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["get"], pagination_class=None)
     def bracket(self, request, slug=None):
         """The knockout bracket as JSON (an empty list when the tournament has no knockout stage)."""
-        return Response(format_selectors.bracket_rounds(self.get_object()))
+        tournament = self.readable(slug)
+        return cached_json(self, request, tournament_scope(tournament),
+                           lambda: Response(format_selectors.bracket_rounds(tournament)))
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))
@@ -383,8 +466,28 @@ class PoolViewSet(TournamentScopedMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
         """The pool's table: ``{"pool": "A", "rows": [...]}``."""
-        pool = self.get_object()
-        return Response(_pool_standings_json(pool, selectors.pool_standings(pool)))
+        tournament = self._tournament_of_pool(pk)
+
+        def build() -> Response:
+            pool = Pool.objects.filter(pk=pk, tournament=tournament).first()
+            if pool is None:
+                raise NotFound(_("No such pool."))
+            pool.tournament = tournament
+            return Response(_pool_standings_json(pool, selectors.pool_standings(pool)))
+
+        return cached_json(self, request, tournament_scope(tournament), build)
+
+    def _tournament_of_pool(self, pk) -> Tournament:
+        """The pool's tournament, checked for the caller: its slug is kept (a pool never moves), the row cached."""
+        key = f"league:pool-tournament:{pk}"
+        slug = cache.get(key)
+        if slug is None:
+            slug = Pool.objects.filter(pk=pk).values_list("tournament__slug", flat=True).first() if \
+                str(pk).isdigit() and len(str(pk)) <= 18 else None
+            if slug is None:
+                raise NotFound(_("No such pool."))
+            cache.set(key, slug, FRAGMENT_TIMEOUT)
+        return tournament_for(self.request.user, slug, cached=True)
 
 
 @extend_schema_view(list=extend_schema(parameters=[FixtureFilterSerializer]))
@@ -393,6 +496,7 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
     """Fixtures with their results. Organisers change kick-off and venue here and results at ``result/``."""
 
     serializer_class = FixtureSerializer
+    filter_serializer = FixtureFilterSerializer
 
     def get_queryset(self):
         if self.action != "list":

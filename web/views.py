@@ -22,11 +22,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league import exports, pages
-from league.cache import LIVE_TIMEOUT, cached_fragment
+from league.cache import FRAGMENT_TIMEOUT, LIVE_TIMEOUT, TEMPLATE_REVISION, cached_fragment, data_version
 from league.errors import error_text
 from league.models import Entry, Fixture, Tournament, team_code
 from league.permissions import can_edit_tournament, listed_tournaments, tournament_for
@@ -79,13 +80,30 @@ def _render_public(request: HttpRequest, tournament: Tournament, template: str, 
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """The public tournaments, and the ones the signed-in user organises."""
-    tournaments = list(listed_tournaments(request.user).order_by("-created_at", "name")[:200])
-    mine = []
-    if request.user.is_authenticated:
-        organised = set(request.user.organised_tournaments.values_list("pk", flat=True))
-        mine = [t for t in tournaments if t.pk in organised]
-    return render(request, "web/tournament_list.html", {"tournaments": tournaments, "mine": mine})
+    """The public tournaments, and the ones the signed-in user organises.
+
+    The lists are rendered once per version of the site's data (``league.cache.data_version``) and caller, so a
+    visit costs no query beyond the session's (two queries when signed in, whatever the number of tournaments).
+    """
+    user = request.user
+
+    def build() -> tuple[str, str]:
+        tournaments = list(listed_tournaments(user).order_by("-created_at", "name")[:200])
+        mine = []
+        if user.is_authenticated:
+            organised = set(user.organised_tournaments.values_list("pk", flat=True))
+            mine = [t for t in tournaments if t.pk in organised]
+        return (_compact(render_to_string("web/_tournaments_mine.html", {"mine": mine})),
+                _compact(render_to_string("web/_tournaments_public.html", {"tournaments": tournaments})))
+
+    caller = f"u{user.pk}" if user.is_authenticated else "anon"
+    key = f"web:home-lists:r{TEMPLATE_REVISION}:d{data_version()}:{caller}:{get_language() or 'en'}"
+    lists = cache.get(key)
+    if lists is None:
+        lists = build()
+        cache.set(key, lists, FRAGMENT_TIMEOUT)
+    mine, public = lists
+    return render(request, "web/tournament_list.html", {"mine": mark_safe(mine), "public": mark_safe(public)})
 
 
 @require_GET

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError, RestrictedError
 
-from league.cache import tournament_changed
+from league.cache import data_changed, tournament_changed
 from league.errors import DomainError
 from league.levels import DEFAULT_LEVEL, LEVELS, site_level
 from league.models import Entry, Pool, Team, Tournament
@@ -38,6 +38,7 @@ def team_save(*, team: Team, user: Any = None) -> Team:
         team.created_by = user
     team.full_clean()
     team.save()
+    data_changed()  # the team lists
     return team
 
 
@@ -48,6 +49,7 @@ def team_delete(*, team: Team) -> None:
             team.delete()
     except (ProtectedError, RestrictedError):
         raise DomainError("This team is entered in a tournament: it cannot be deleted.")
+    data_changed()
 
 
 def _unique_code(name: str, taken: set[str]) -> str:

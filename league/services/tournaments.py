@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from engine import MANUAL
-from league.cache import forget_tournament, tournament_changed
+from league.cache import data_changed, forget_tournament, tournament_changed
 from league.errors import DomainError
 from league.models import Tournament
 from league.services.schedule import fixtures_keep_wall_clock
@@ -85,6 +85,8 @@ def tournament_save(*, tournament: Tournament, user: Any = None, organisers: Ite
         tournament.organisers.add(*people)
     if not created:
         tournament_changed(tournament)
+    else:
+        data_changed()  # a new tournament in the lists
     return tournament
 
 
@@ -140,8 +142,10 @@ def organiser_add(*, tournament: Tournament, user: Any) -> None:
     if _user_or_none(user) is None:
         raise DomainError({"username": ["Only a signed-up user can organise a tournament."]})
     tournament.organisers.add(user)
+    data_changed()  # in their list of tournaments now
 
 
 def organisers_set(*, tournament: Tournament, users: Iterable[Any]) -> None:
     """Replace the organisers of ``tournament`` (the admin's organisers field)."""
     tournament.organisers.set(list(users))
+    data_changed()

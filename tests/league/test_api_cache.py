@@ -1,0 +1,126 @@
+"""API lists from the cache (issue 17): a repeated read costs no query, a change is seen at once, and the cache
+never shows anyone what they may not see."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from league import services
+from league.models import Fixture, Pool, Result, Tournament
+from league.serializers import FixtureSerializer, ResultSerializer
+from league.services import tournament_create_from_preset as preset_run
+from tests.league.api_factories import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+TOURNAMENT_LISTS = ["/api/fixtures/?tournament={slug}", "/api/fixtures/?tournament={slug}&team=FRA&stage=pool",
+                    "/api/entries/?tournament={slug}", "/api/pools/?tournament={slug}",
+                    "/api/tournaments/{slug}/standings/", "/api/tournaments/{slug}/bracket/",
+                    "/api/pools/{pool}/standings/"]
+SITE_LISTS = ["/api/tournaments/", "/api/teams/", "/api/fixtures/", "/api/entries/", "/api/pools/"]
+
+
+def _client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def rwc(organiser):
+    tournament = preset_run("rwc2023", name="World Cup", slug="wc", user=organiser)
+    for fixture in Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk")[:3]:
+        services.result_record(fixture=fixture, home_score=27, away_score=13, home_tries=4, away_tries=1)
+    return tournament
+
+
+@pytest.mark.parametrize("url", TOURNAMENT_LISTS + SITE_LISTS)
+def test_a_repeated_read_costs_no_query(rwc, url, django_assert_num_queries):
+    client = _client()
+    url = url.format(slug=rwc.slug, pool=Pool.objects.filter(tournament=rwc).first().pk)
+    first = client.get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.status_code == 200 and again.json() == first.json()
+    assert again["Content-Type"] == "application/json"
+
+
+def test_a_result_is_in_the_next_read(rwc):
+    client = _client()
+    fixture = Fixture.objects.filter(tournament=rwc, stage="pool", result__isnull=True).order_by("pk").first()
+    url = f"/api/fixtures/?tournament={rwc.slug}&limit=100"
+    standings = f"/api/tournaments/{rwc.slug}/standings/"
+    before, table = client.get(url).json(), client.get(standings).json()
+    services.result_record(fixture=fixture, home_score=3, away_score=30, home_tries=0, away_tries=4)
+    after = {row["id"]: row for row in client.get(url).json()["results"]}
+    assert next(r for r in before["results"] if r["id"] == fixture.pk)["result"] is None
+    assert after[fixture.pk]["result"]["away_score"] == 30
+    assert client.get(standings).json() != table
+
+
+def test_lists_across_tournaments_follow_new_tournaments_and_teams(organiser):
+    client = _client(organiser)
+    make_tournament("first", user=organiser)
+    assert [t["slug"] for t in client.get("/api/tournaments/").json()["results"]] == ["first"]
+    assert client.post("/api/tournaments/", {"name": "Second", "slug": "second"}, format="json").status_code == 201
+    assert {t["slug"] for t in client.get("/api/tournaments/").json()["results"]} == {"first", "second"}
+    teams = client.get("/api/teams/?search=Greenfield").json()["count"]
+    assert client.post("/api/teams/", {"code": "GRN", "name": "Greenfield"}, format="json").status_code == 201
+    assert client.get("/api/teams/?search=Greenfield").json()["count"] == teams + 1
+
+
+def test_the_cache_shows_nobody_what_they_may_not_see(organiser, django_user_model):
+    draft = make_tournament("secret", user=organiser, status=Tournament.Status.DRAFT)
+    own, stranger = _client(organiser), _client(django_user_model.objects.create_user("x", password="pw-x-12345"))
+    assert own.get("/api/fixtures/?tournament=secret").status_code == 200  # cached now
+    assert _client().get("/api/fixtures/?tournament=secret").status_code == 404
+    assert stranger.get("/api/fixtures/?tournament=secret").status_code == 404
+    assert [t["slug"] for t in own.get("/api/tournaments/").json()["results"]] == [draft.slug]
+    assert _client().get("/api/tournaments/").json()["results"] == []  # the organiser's list is theirs alone
+    mine = own.get("/api/tournaments/?mine=true").json()["results"]
+    assert mine and mine[0]["can_edit"] is True
+    pool = Pool.objects.filter(tournament=draft).first()
+    assert own.get(f"/api/pools/{pool.pk}/standings/").status_code == 200
+    assert _client().get(f"/api/pools/{pool.pk}/standings/").status_code == 404
+    assert _client().get("/api/pools/999999/standings/").status_code == 404
+
+
+def test_a_fixture_lists_its_result_as_the_result_serializer_does(rwc):
+    fixture = Fixture.objects.filter(tournament=rwc, result__isnull=False).select_related(
+        "home__team", "away__team", "result", "pool", "tournament").first()
+    Result.objects.filter(fixture=fixture).update(winner=fixture.home, decided_by="tries")
+    fixture.result.refresh_from_db()
+    assert FixtureSerializer(fixture).data["result"] == ResultSerializer(fixture.result).data
+
+
+def test_a_signed_in_read_costs_only_the_session_and_the_user(rwc, organiser, django_assert_num_queries):
+    client = _client(organiser)
+    for url in (f"/api/fixtures/?tournament={rwc.slug}", "/api/tournaments/"):
+        client.get(url)
+        with django_assert_num_queries(2):
+            assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_the_home_page_costs_the_same_queries_whatever_the_tournaments(organiser, count, django_assert_num_queries):
+    for i in range(count):
+        make_tournament(f"home-{i}", user=organiser, fixtures=False,
+                        status=Tournament.Status.DRAFT if i % 3 == 0 else Tournament.Status.IN_PROGRESS)
+    client = _client(organiser)
+    with django_assert_num_queries(4):  # session, user; the public tournaments and the caller's own
+        first = client.get("/")
+    with django_assert_num_queries(2):  # the lists come from the cache
+        again = client.get("/")
+    def main(response) -> bytes:
+        return response.content.split(b"<main")[1].split(b"</main>")[0]
+
+    assert main(first) == main(again)
+    page = first.content.decode()
+    assert page.count("/manage/") == count  # the organiser's own, drafts included
+    assert page.count('href="/t/home-') - count == len([i for i in range(count) if i % 3])  # and the public ones
+    services.tournament_create(name="Another", slug="another", user=organiser, status=Tournament.Status.IN_PROGRESS)
+    assert "/t/another/" in client.get("/").content.decode()
+    assert "/t/another/" in _client().get("/").content.decode()
