@@ -1,20 +1,28 @@
-"""Benchmark: a whole rwc2023 tournament simulated on 1 and on 2 Celery worker processes, and the odds.
+"""Benchmark: a whole rwc2023 tournament simulated by Celery workers as in production, and its qualification odds.
 
-Prints:
-  * the wall time of simulating the 48 fixtures of a 20-team rwc2023 tournament of the card game
-    (rugby-league-cards) in this process without a worker (the baseline), then on 1 and on 2 worker
-    processes (``celery -A config worker -c 1`` each, Redis broker, PostgreSQL), with the speed-up of 2
-    over 1 and each as a ratio to the baseline;
-  * the time of 10,000 qualification-odds runs of the same tournament after its first day (round 1),
-    and, apart, the one-off time of fitting the score model (engine matches, then kept in the database).
+    .venv/bin/python bench/simulate.py [--rounds 5] [--runs 10000] [--seed 1] [--ruleset rugby-league-cards]
 
-Targets (issue 8): the tournament in under 10 s, the odds in under 10 s.
+The production path: PostgreSQL and Redis (``bench/servers.py``: throw-away servers with PostgreSQL's default
+durability, unless DATABASE_URL and REDIS_URL name them), DEBUG off, each entry's default computer level (the
+players simulations use), and the odds refreshed after results exactly as a site does by default
+(ODDS_AFTER_RESULT on, ODDS_DELAY, coalesced with Redis), on the same workers. The score model is fitted
+before the timings (a running site keeps it in the database); the fitting time is printed apart.
 
-Needs PostgreSQL and Redis, as the workers are other processes: it uses DATABASE_URL (a PostgreSQL URL) and
-REDIS_URL when both are set (the database's tables are created; data is left there), otherwise it starts a
-throw-away PostgreSQL cluster and Redis server on free local ports and removes them at the end.
+Each round (``--rounds``, paired: the cases one after the other, each on a fresh copy of the tournament):
 
-Usage (from the project root):  .venv/bin/python bench/simulate.py [--runs 10000] [--seed 1]
+* engine floor: the 48 matches played again by the engine alone in this process, with the same seeds and
+  players (what no set-up around the engine can avoid);
+* in-process: the whole simulation in this process without a broker or worker (``run_inline``);
+* 1 worker, 2 workers: ``celery worker -c 1`` processes; wall time from the start of the run to its end, and
+  to the odds being current (computed at the tournament's last version), with the odds tasks the workers ran
+  and how many of them computed.
+
+Then the odds of the tournament after its first round: ``--runs`` Monte Carlo runs (CPU time), with the
+standings of each run from ``matches.odds.simulate_odds`` against the same runs -- the same draws -- with
+``league.standings.compute_standings`` for every table (the exact function: the baseline), in paired rounds;
+and a whole refresh (read, runs, store).
+
+Medians of the rounds are printed, each with its ratio to the round's baseline, and the machine's load.
 """
 
 from __future__ import annotations
@@ -22,64 +30,31 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
+import re
 import signal
-import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project root, not bench/, first on the path: bench/http.py would otherwise hide the standard library's http.
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from bench.servers import load_average, services  # noqa: E402
+
 CELERY = str(Path(sys.executable).with_name("celery"))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def services():
-    """DATABASE_URL and REDIS_URL from the environment, or a throw-away PostgreSQL and Redis."""
-    if os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL"):
-        yield
-        return
-    tmp = Path(tempfile.mkdtemp(prefix="rugby-bench-"))
-    pg_port, redis_port = _free_port(), _free_port()
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if as_postgres:
-        shutil.chown(tmp, "postgres")
-    run = lambda *cmd: subprocess.run([*as_postgres, *cmd], check=True, capture_output=True)  # noqa: E731
-    redis = None
-    try:
-        run("initdb", "-D", str(tmp / "data"), "-U", "rugby", "--auth=trust", "-E", "UTF8")
-        run("pg_ctl", "-D", str(tmp / "data"), "-l", str(tmp / "log"), "-w", "-o",
-            f"-p {pg_port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-            "-c full_page_writes=off -c max_connections=100", "start")
-        run("createdb", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "rugby", "rugby")
-        redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                                  "--appendonly", "no"], stdout=subprocess.DEVNULL)
-        time.sleep(0.5)
-        os.environ["DATABASE_URL"] = f"postgres://rugby@127.0.0.1:{pg_port}/rugby"
-        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
-        yield
-    finally:
-        if redis is not None:
-            redis.terminate()
-        with contextlib.suppress(subprocess.CalledProcessError):
-            run("pg_ctl", "-D", str(tmp / "data"), "-m", "immediate", "stop")
-        shutil.rmtree(tmp, ignore_errors=True)
+TASK_LINE = re.compile(r"Task matches\.tasks\.(\w+)\[[^\]]+\] succeeded in [\d.e-]+s: '?([\w ]+)'?")
 
 
 def _setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    # The workers must not spend the benchmark's time on odds after every result.
-    os.environ["ODDS_AFTER_RESULT"] = "0"
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+    os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 50)
     import django
 
     django.setup()
@@ -88,134 +63,242 @@ def _setup_django() -> None:
     call_command("migrate", verbosity=0)
 
 
-def _tournament(slug: str):
+def _tournament(label: str, ruleset: str):
     from league.services import tournament_create_from_preset as preset_run
 
-    # A fresh slug each run: a database given in DATABASE_URL keeps the tournaments of earlier runs.
-    slug = f"{slug}-{time.time_ns() % 10**12}"
-    return preset_run("rwc2023", name=slug, slug=slug, ruleset="rugby-league-cards")
+    # A fresh slug each time: a database given in DATABASE_URL keeps the tournaments of earlier runs.
+    slug = f"bench-{label}-{time.time_ns() % 10**12}"
+    return preset_run("rwc2023", name=slug, slug=slug, ruleset=ruleset)
 
 
-def _start_workers(n: int, logdir: Path) -> list[subprocess.Popen]:
+def _fit_score_model(ruleset: str, seed: int) -> float:
+    """Fit (and keep) the score model the odds of this rule set use, as a running site already has: seconds."""
+    from matches import odds, simulation
+    from matches.models import ScoreModel
+
+    tournament = _tournament("model", ruleset)
+    ScoreModel.objects.filter(ruleset=ruleset).delete()
+    simulation.run_inline(simulation.simulation_create(tournament=tournament, round_number=1, seed=seed))
+    started = time.perf_counter()
+    odds.score_samples(tournament, odds.odds_problem(tournament))
+    return time.perf_counter() - started
+
+
+def _start_workers(n: int, logdir: Path, tag: str) -> list[tuple[subprocess.Popen, Path]]:
     procs = []
     for i in range(n):
-        log = open(logdir / f"worker-{n}-{i}.log", "wb")  # noqa: SIM115 (lives as long as the worker)
-        procs.append(subprocess.Popen(
-            [CELERY, "-A", "config", "worker", "-c", "1", "-n", f"bench{n}-{i}@%h", "--without-gossip",
+        path = logdir / f"worker-{tag}-{n}-{i}.log"
+        log = open(path, "wb")  # noqa: SIM115 (lives as long as the worker)
+        procs.append((subprocess.Popen(
+            [CELERY, "-A", "config", "worker", "-c", "1", "-n", f"bench-{tag}-{n}-{i}@%h", "--without-gossip",
              "--without-mingle", "--without-heartbeat", "-l", "INFO"],
-            cwd=ROOT, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+            cwd=ROOT, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True), path))
     # Wait until every worker says it is ready, so the timing is of the simulation, not of start-up.
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        if all(b"ready." in (logdir / f"worker-{n}-{i}.log").read_bytes() for i in range(n)):
+        if all(b"ready." in path.read_bytes() for _proc, path in procs):
             return procs
         time.sleep(0.2)
-    raise SystemExit("the workers did not start within 60 s")
+    raise SystemExit("the workers did not start within 90 s")
 
 
-def _stop(procs: list[subprocess.Popen]) -> None:
-    for proc in procs:
+def _stop(procs: list[tuple[subprocess.Popen, Path]]) -> None:
+    for proc, _path in procs:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
-    for proc in procs:
+    for proc, _path in procs:
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def bench_workers(n: int, seed: int, logdir: Path) -> float:
-    """Wall time of a whole rwc2023 simulation on ``n`` worker processes (start of the run to its end)."""
-    from matches import simulation
-    from matches.models import SimulationRun
+def _odds_tasks(procs: list[tuple[subprocess.Popen, Path]]) -> dict[str, int]:
+    """The odds tasks the workers ran and what each answered (from their logs)."""
+    counts: dict[str, int] = defaultdict(int)
+    for _proc, path in procs:
+        for name, answer in TASK_LINE.findall(path.read_text(errors="replace")):
+            if "odds" in name:
+                counts["tasks"] += 1
+                counts[answer.strip()] += 1
+    return dict(counts)
 
-    tournament = _tournament(f"bench-workers-{n}")
-    procs = _start_workers(n, logdir)
+
+def bench_workers(n: int, seed: int, ruleset: str, logdir: Path, tag: str) -> dict:
+    """Wall seconds of a whole simulation on ``n`` worker processes: to the run's end and to current odds."""
+    from matches import simulation
+    from matches.models import QualificationOdds, SimulationRun
+
+    tournament = _tournament(f"workers-{n}", ruleset)
+    procs = _start_workers(n, logdir, tag)
     try:
         started = time.perf_counter()
         run = simulation.simulation_start(tournament=tournament, stage="all", seed=seed)
+        finished = None
         while True:
-            run.refresh_from_db()
-            if run.status != SimulationRun.Status.RUNNING:
-                break
+            if finished is None:
+                run.refresh_from_db()
+                if run.status != SimulationRun.Status.RUNNING:
+                    finished = time.perf_counter() - started
+                    if (run.status, run.done) != ("finished", 48):
+                        raise SystemExit(f"run ended {run.status} with {run.done}/48: {run.error}")
+            else:
+                tournament.refresh_from_db(fields=["version"])
+                if QualificationOdds.objects.filter(tournament=tournament, version=tournament.version).exists():
+                    odds_current = time.perf_counter() - started
+                    break
             if time.perf_counter() - started > 600:
                 raise SystemExit("the workers did not finish within 600 s")
-            time.sleep(0.05)
-        elapsed = time.perf_counter() - started
-        if (run.status, run.done) != ("finished", 48):
-            raise SystemExit(f"run ended {run.status} with {run.done}/48: {run.error}")
-        return elapsed
+            time.sleep(0.02)
+        time.sleep(0.5)  # the workers log the last task's answer
     finally:
         _stop(procs)
+    return {"run": finished, "odds": odds_current, "tasks": _odds_tasks(procs)}
 
 
-def bench_inline(seed: int) -> float:
-    """The baseline: the same simulation in this process, no broker, no worker."""
+def bench_inline(seed: int, ruleset: str) -> tuple[float, object]:
+    """The whole simulation in this process, no broker, no worker: seconds, and the tournament."""
     from matches import simulation
 
-    tournament = _tournament("bench-inline")
+    tournament = _tournament("inline", ruleset)
     started = time.perf_counter()
     run = simulation.run_inline(simulation.simulation_create(tournament=tournament, stage="all", seed=seed))
     assert run.done == 48, run
+    return time.perf_counter() - started, tournament
+
+
+def bench_floor(tournament) -> float:
+    """The engine alone replaying the tournament's 48 matches with the same seeds, options and players."""
+    from engine import new_game
+    from engine.players import make_player, play_match
+    from matches.models import Match
+
+    games = []
+    for match in Match.objects.filter(fixture__tournament=tournament).prefetch_related("seats"):
+        levels = {s.seat: s.computer_level for s in match.seats.all()}
+        games.append((match.ruleset, match.seed, match.options, levels))
+    assert len(games) == 48, len(games)
+    started = time.perf_counter()
+    for ruleset, seed, options, levels in games:
+        state = new_game(ruleset, seed=seed, options=options)
+        seats = state.spec.person_seats
+        play_match(state, {seat: make_player(ruleset, levels[seat]) for seat in seats})
     return time.perf_counter() - started
 
 
-def bench_odds(runs: int, seed: int) -> tuple[float, float, float]:
-    """(fit seconds, odds seconds for ``runs`` runs, whole refresh seconds) after the first day (round 1)."""
-    from matches import odds, simulation
-    from matches.models import ScoreModel
+def exact_odds(problem, samples: dict, *, runs: int, seed: int) -> None:
+    """The baseline of the odds: the same Monte Carlo as ``matches.odds.simulate_odds`` (the same draws, in the
+    same order), each table made by ``compute_standings``. Pools only decide the knockout, so the knockout is left
+    out of both timings' difference: only the tables differ."""
+    import random
 
-    tournament = _tournament("bench-odds")
+    from league.standings import compute_standings
+
+    rand = random.Random(seed).random
+    fixed_any = next(iter(samples.values()))
+    tables = {name: [(h, a, samples.get(key, fixed_any)) for h, a, key in fixtures]
+              for name, fixtures in problem.remaining.items() if fixtures}
+    for _ in range(runs):
+        for name, entries in problem.pools.items():
+            if name not in tables:
+                continue
+            results = list(problem.played.get(name, ()))
+            for h, a, dist in tables[name]:
+                hp, ht, ap, at = dist[int(rand() * len(dist))]
+                results.append((h, a, hp, ap, ht, at, "played"))
+            compute_standings(entries, results, problem.points_system)
+
+
+def bench_odds(runs: int, seed: int, ruleset: str, rounds: int) -> dict:
+    """CPU seconds of ``runs`` odds runs after the first round, against the exact tables; a whole refresh."""
+    from matches import odds, simulation
+
+    tournament = _tournament("odds", ruleset)
     simulation.run_inline(simulation.simulation_create(tournament=tournament, round_number=1, seed=seed))
-    ScoreModel.objects.filter(ruleset="rugby-league-cards").delete()
-    started = time.perf_counter()
     problem = odds.odds_problem(tournament)
     samples, _model = odds.score_samples(tournament, problem)
-    fit = time.perf_counter() - started
-    started = time.perf_counter()
-    counts = odds.simulate_odds(problem, samples, runs=runs, seed=seed)
-    monte_carlo = time.perf_counter() - started
-    assert counts.runs == runs
-    started = time.perf_counter()
-    odds.odds_refresh(tournament_id=tournament.pk, runs=runs)
-    refresh = time.perf_counter() - started
-    return fit, monte_carlo, refresh
+    fast, exact, refresh = [], [], []
+    for _ in range(rounds):
+        started = time.process_time()
+        counts = odds.simulate_odds(problem, samples, runs=runs, seed=seed)
+        fast.append(time.process_time() - started)
+        assert counts.runs == runs
+        started = time.process_time()
+        exact_odds(problem, samples, runs=runs, seed=seed)
+        exact.append(time.process_time() - started)
+        started = time.perf_counter()
+        odds.odds_refresh(tournament_id=tournament.pk, runs=runs)
+        refresh.append(time.perf_counter() - started)
+    return {"fast": fast, "exact": exact, "refresh": refresh}
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds of every case (default 5)")
     parser.add_argument("--runs", type=int, default=10_000, help="odds runs (default 10000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=2, help="runs of each case; the best is shown (default 2)")
+    parser.add_argument("--ruleset", default="rugby-league-cards")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts (default 1 2)")
     args = parser.parse_args()
-    times: dict[str, list[float]] = {}
+    print(f"before: {load_average()}", flush=True)
+    cases: dict[str, list[float]] = defaultdict(list)
+    tasks: dict[int, list[dict]] = defaultdict(list)
     with services():
         _setup_django()
+        from django.conf import settings
+
+        fit = _fit_score_model(args.ruleset, args.seed)
         logdir = Path(tempfile.mkdtemp(prefix="rugby-bench-logs-"))
-        # The machine is shared: alternate the cases and keep each one's best of ``--repeat`` runs.
-        times.update({"inline": [], "1": [], "2": []})
-        for _ in range(args.repeat):
-            times["inline"].append(bench_inline(args.seed))
-            times["1"].append(bench_workers(1, args.seed, logdir))
-            times["2"].append(bench_workers(2, args.seed, logdir))
-        baseline, one, two = min(times["inline"]), min(times["1"]), min(times["2"])
-        fit, monte_carlo, refresh = bench_odds(args.runs, args.seed)
-    print(f"Whole rwc2023 tournament (48 fixtures, rugby-league-cards, aware computer players; best of "
-          f"{args.repeat}, all: " + ", ".join(f"{k} {' '.join(f'{t:.2f}' for t in v)}" for k, v in times.items())
-          + "):")
-    print(f"  in-process baseline (no worker)   {baseline:7.2f} s")
-    print(f"  1 worker process                  {one:7.2f} s   ({one / baseline:.2f} x baseline)"
-          f"   target < 10 s: {'met' if one < 10 else 'NOT met'}")
-    print(f"  2 worker processes                {two:7.2f} s   ({two / baseline:.2f} x baseline)"
-          f"   target < 10 s: {'met' if two < 10 else 'NOT met'}")
-    print(f"  speed-up of 2 workers over 1      {one / two:7.2f} x   (cores here: {os.cpu_count()}, "
-          f"load average {os.getloadavg()[0]:.1f})")
-    print(f"Qualification odds of the 20-team tournament after its first day ({args.runs} runs):")
-    print(f"  Monte Carlo                       {monte_carlo:7.2f} s   target < 10 s: "
-          f"{'met' if monte_carlo < 10 else 'NOT met'}")
-    print(f"  whole refresh (read, runs, store) {refresh:7.2f} s   (score model already kept)")
-    print(f"  fitting the score model (once)    {fit:7.2f} s   ({os.environ.get('ODDS_MODEL_MATCHES', 300)} "
-          "engine matches, then kept in the database)")
+        for round_number in range(1, args.rounds + 1):
+            inline, tournament = bench_inline(args.seed, args.ruleset)
+            cases["floor"].append(bench_floor(tournament))
+            cases["inline"].append(inline)
+            for n in args.workers:
+                measured = bench_workers(n, args.seed, args.ruleset, logdir, f"r{round_number}")
+                cases[f"{n} run"].append(measured["run"])
+                cases[f"{n} odds"].append(measured["odds"])
+                tasks[n].append(measured["tasks"])
+            print(f"round {round_number} of {args.rounds}: " + ", ".join(f"{k} {v[-1]:.2f}" for k, v in cases.items())
+                  + f" ({load_average()})", flush=True)
+        odds_times = bench_odds(args.runs, args.seed, args.ruleset, args.rounds)
+        coalesce = getattr(settings, "ODDS_COALESCE", None)
+        delay = getattr(settings, "ODDS_DELAY", None)
+
+    floor = _median(cases["floor"])
+    ratios = {k: _median([v / f for v, f in zip(cases[k], cases["floor"], strict=True)]) for k in cases}
+    print()
+    print(f"Whole rwc2023 tournament: 48 fixtures of {args.ruleset}, the entries' default players; odds after "
+          f"results on (ODDS_DELAY {delay} s, coalesced: {coalesce}); medians of {args.rounds} paired rounds")
+    print(f"  engine floor (48 matches, this process)   {floor:7.2f} s")
+    print(f"  in-process, no worker (run_inline)         {_median(cases['inline']):7.2f} s   "
+          f"({ratios['inline']:.1f} x floor)")
+    for n in args.workers:
+        run, current = _median(cases[f"{n} run"]), _median(cases[f"{n} odds"])
+        target = f"   target < 2 s: {'met' if run < 2 else 'NOT met'}" if n == 2 else ""
+        print(f"  {n} worker process{'es' if n > 1 else '  '}: to the last result      {run:7.2f} s   "
+              f"({ratios[f'{n} run']:.1f} x floor){target}")
+        summary = defaultdict(list)
+        for counted in tasks[n]:
+            for key, value in counted.items():
+                summary[key].append(value)
+        answers = ", ".join(f"{key} {_median(values):g}" for key, values in sorted(summary.items()) if key != "tasks")
+        print(f"      and to current odds                   {current:7.2f} s   (odds tasks per run: "
+              f"{_median(summary.get('tasks', [0])):g}: {answers or 'none'})")
+    print("  each round: " + "; ".join(f"{k} {' '.join(f'{t:.2f}' for t in v)}" for k, v in cases.items()))
+    fast, exact = _median(odds_times["fast"]), _median(odds_times["exact"])
+    paired = _median([f / e for f, e in zip(odds_times["fast"], odds_times["exact"], strict=True)])
+    print(f"Qualification odds of the tournament after its first round ({args.runs} runs, CPU time):")
+    print(f"  Monte Carlo (matches.odds.simulate_odds)  {fast:7.2f} s   target < 1 s: "
+          f"{'met' if fast < 1 else 'NOT met'}")
+    print(f"  tables alone by compute_standings (baseline, same draws, no knockout) {exact:5.2f} s   "
+          f"(Monte Carlo / baseline: {paired:.2f})")
+    print(f"  whole refresh (read, runs, store; wall)   {_median(odds_times['refresh']):7.2f} s")
+    print(f"  fitting the score model (once, then kept) {fit:7.2f} s")
+    print(f"after: {load_average()}")
 
 
 if __name__ == "__main__":
