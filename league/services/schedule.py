@@ -181,8 +181,8 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
         if is_booked(f):
             fixed[f.round_number].append(f)
     numbers = sorted(set(rounds) | set(fixed))
-    settings = {"starts": _round_starts(tournament, numbers), "pitches": list(tournament.pitches or []),
-                "length": match_length(tournament), "changeover": dt.timedelta(minutes=tournament.changeover_minutes)}
+    starts, pitches = _round_starts(tournament, numbers), list(tournament.pitches or [])
+    length, changeover = match_length(tournament), dt.timedelta(minutes=tournament.changeover_minutes)
     timed = tournament.first_day is not None
 
     def place(start: dt.datetime, pitch: Any, slot: int) -> tuple[dt.datetime | None, str, int]:
@@ -190,7 +190,8 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
 
     if not fixed and all(len(set().union(*teams)) == 2 * len(teams) for teams in rounds.values()):
         # Nothing else booked and nobody twice in a round (a round robin): the planner's arithmetic alone.
-        apart = timetable.plan_apart([len(rounds[n]) for n in numbers], **settings)
+        apart = timetable.plan_apart([len(rounds[n]) for n in numbers], starts=starts, pitches=pitches,
+                                     length=length, changeover=changeover)
         return {n: [place(*p) for p in placed] for n, placed in zip(numbers, apart, strict=True)}
     matches = [[timetable.Match(key=(n, index), teams=frozenset(teams))
                 for index, teams in enumerate(rounds.get(n, ()))]
@@ -198,7 +199,8 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
                   for f in sorted(fixed[n], key=lambda f: (f.slot, f.pk))]
                for n in numbers]
     places: dict[int, list[tuple[dt.datetime | None, str, int]]] = {n: [] for n in rounds}
-    for booking, slot in timetable.plan(matches, **settings):
+    for booking, slot in timetable.plan(matches, starts=starts, pitches=pitches, length=length,
+                                        changeover=changeover):
         if isinstance(booking.key, tuple):  # in input order: a round's matches in the order given
             places[booking.key[0]].append(place(booking.start, booking.pitch, slot))
     return places
