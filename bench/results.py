@@ -136,7 +136,8 @@ def generation_case(teams: int, rounds: int) -> None:
         with transaction.atomic(), connection.cursor() as cursor:
             started = time.perf_counter()
             if connection.vendor == "postgresql":
-                cursor.execute(f"CREATE TEMPORARY TABLE bench_bare (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP")
+                cursor.execute(f"CREATE TEMPORARY TABLE bench_bare (LIKE {table} INCLUDING DEFAULTS "
+                               "INCLUDING IDENTITY) ON COMMIT DROP")
                 with cursor.cursor.copy(f"COPY bench_bare {columns} FROM STDIN") as copy:
                     for row in values:
                         copy.write_row(row)
