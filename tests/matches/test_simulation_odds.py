@@ -106,6 +106,7 @@ def test_a_result_queues_the_odds_after_commit_once_per_version(settings, monkey
     from matches import tasks
 
     settings.ODDS_AFTER_RESULT = True
+    settings.ODDS_COALESCE = False  # one task per version (the coalesced burst: tests/matches/test_odds_burst.py)
     queued = []
     monkeypatch.setattr(tasks.compute_odds, "apply_async", lambda args, countdown: queued.append(args))
     tournament = rwc_tournament()
