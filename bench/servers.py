@@ -86,7 +86,9 @@ def ab(url: str, *, clients: int, seconds: float, cookie: str | None = None, hea
     """Drive ``url`` with ``ab -k -c clients`` for ``seconds``: requests per second, completed and failed (non-2xx
     answers included, unless ``ok_304``: a conditional request's 304 is its success). ``ab`` is a C program: the
     load generator takes one core at most and never caps the server the way a pool of Python threads does."""
-    command = [ab_path(), "-k", "-c", str(clients), "-t", str(seconds), "-n", "100000000", "-q", "-s", "30"]
+    # ab reads -t as whole seconds (atoi: "0.5" would be no limit at all, and 100 million requests).
+    command = [ab_path(), "-k", "-c", str(clients), "-t", str(max(1, round(seconds))), "-n", "100000000", "-q", "-s",
+               "30"]
     if cookie:
         command += ["-C", cookie]
     for header in headers:
