@@ -37,7 +37,7 @@ from django.db.models import Count, Q
 
 from league import hooks
 from league.brackets import resolve_slot_source, source_label
-from league.cache import tournament_changed
+from league.cache import fixture_tokens, tournament_changed
 from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 from league.selectors import pool_result_rows, tournament_standings
@@ -353,6 +353,7 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                                                 for f in knockouts) else {}
     outcomes: dict[str, tuple[int, int] | None] = {}
     changed: list[str] = []
+    touched: list[str] = []  # cache tokens of what the changed fixtures show on, before and after
     reset = _RESETS_ALLOWED.get()
 
     def resolve(source: str, current: int | None) -> int | None:
@@ -373,6 +374,7 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                         "played. Reset the later rounds to make it (their results will be deleted).")
                 result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
                 result = None
+            touched += fixture_tokens(fixture, tournament)
             fixture.home_id, fixture.away_id = want
             fields = ["home", "away"]
             if fixture.status == Fixture.Status.PLAYED:
@@ -380,6 +382,7 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                 fields.append("status")
             fixture.save(update_fields=fields)
             changed.append(fixture.code)
+            touched += fixture_tokens(fixture, tournament)
         if result is None and None not in want:
             home_out = entries[want[0]].withdrawn_at is not None
             away_out = entries[want[1]].withdrawn_at is not None
@@ -388,9 +391,11 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                 result = walkover_record(fixture=fixture, to_home=away_out, user=user,
                                          reason=f"{entries[want[0] if home_out else want[1]].team.name} withdrew.")
                 changed.append(fixture.code)
+                touched += fixture_tokens(fixture, tournament)
         outcomes[fixture.code] = match_outcome(fixture, result)
     if changed:
-        tournament_changed(tournament)
+        # The bracket and the rounds, days, pitches and teams of the knockout fixtures filled: not the pools.
+        tournament_changed(tournament, sections=touched)
     return changed
 
 

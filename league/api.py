@@ -353,6 +353,16 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         return Response(ScheduleChangeSerializer(schedule_selectors.schedule_changes(tournament, limit=500),
                                                  many=True).data)
 
+    @extend_schema(request=None, responses={200: TournamentSerializer},
+                   summary="Reopen a finished tournament (organisers) so its results can be corrected")
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def reopen(self, request, slug=None):
+        """A finished tournament refuses results, corrections, simulations and draws (409) until this reopens it;
+        it finishes again with the result that completes it. 409 when it is not finished."""
+        tournament = self.get_object()
+        services.tournament_reopen(tournament=tournament)
+        return Response(self.get_serializer(tournament).data)
+
     @extend_schema(responses=PoolStandingsSerializer(many=True),
                    summary="The tournament's pool tables, each {\"pool\": \"A\", \"rows\": [...]}")
     @action(detail=True, methods=["get"], pagination_class=None)

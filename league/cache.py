@@ -1,19 +1,26 @@
-"""Caching of the public pages.
+"""Caching of the public pages: per-section tokens, so a result re-renders only what it changes.
 
-A crowd refreshing the standings at a prize-giving must not load the database.
+A crowd refreshing the standings at a prize-giving must not load the database, and a result must not throw
+away every cached part of a 1,000-team league's pages.
 
-* The expensive part of each public page (tables, fixtures, bracket) is rendered once and kept under a key
-  that contains ``tournament.version``. Every service that changes what visitors see (``league.services``:
-  results, entries, draws, fixtures, withdrawals, settings, publishing) calls :func:`tournament_changed`,
-  which bumps that version: a new version is simply a new key, so a stale fragment is never served, and old
-  entries expire by themselves. Only services call it: views, the API and the admin never do.
-* The tournament itself (its id, version, status...) is looked up by slug through the cache too, so a
-  cached page costs no query at all. That entry is dropped when the change is *committed*
-  (``transaction.on_commit``), never before: a visitor cannot store the old data under the new version.
-  A short timeout bounds the one remaining race (a reader that fetched the row just before the commit and
-  stores it just after).
-* Pages for visitors who are not signed in are cached whole for a few seconds (they also show the matches
-  being played live, which change without a result).
+* **Sections and their tokens.** A public page is made of sections (a pool's table, a round's fixtures, a
+  day's, a pitch's, a team's, a bracket, the live scores, the next kick-offs...). Each section's cached HTML is
+  keyed by the *tokens* it depends on: random strings kept in the cache under names such as ``pool:12``,
+  ``round:3``, ``day:2026-09-08``, ``team:55``, ``bracket:Cup``, ``live`` — plus ``all``, which every section
+  depends on. A change replaces the tokens of what it changes (:func:`sections_changed`): the sections keyed
+  by them get a new key, so a stale section is never served and old entries expire by themselves. A token
+  missing from the cache (evicted, or a fresh cache) is simply a new random token: everything depending on it
+  is built again, never served stale.
+* **Who bumps what.** Only services (and the matches layer's services for live matches) call
+  :func:`tournament_changed` and :func:`sections_changed`. A result bumps :func:`fixture_tokens` of its
+  fixture (its pool, round, day, pitch, both teams, its bracket or the format's table, and ``next``); any other
+  change bumps ``all`` (everything); every change drops the cached tournament row (its version moved). Tokens
+  are replaced now *and* once the transaction commits: a visitor who read the old rows before the commit and
+  stored them under the new token is overwritten by the second bump.
+* **The tournament row** is looked up by slug through the cache too, so a cached page, and the live check
+  answered 304, cost no query at all. It is dropped when a change is committed.
+* ``Tournament.version`` (in the database) is still bumped by every change: the qualification odds and the API's
+  cached lists use it to know that they are out of date.
 * API lists (``league.api``) are cached as JSON the same way: a tournament's lists under its version, and
   the lists across tournaments (``/api/tournaments/``, ``/api/teams/``...) under the site's *data version*
   (:func:`data_version`), which :func:`tournament_changed`, :func:`forget_tournament` and the services that
@@ -23,42 +30,123 @@ A crowd refreshing the standings at a prize-giving must not load the database.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils.translation import get_language
 
-from league.models import Tournament
+from league.dates import local_date
+from league.models import Fixture, Tournament
 
 _TABLE = connection.ops.quote_name(Tournament._meta.db_table)
-# Old versions are never read again; they only need to live long enough to be useful.
+# Sections are rebuilt when a token changes; they only need to live long enough to be useful.
 FRAGMENT_TIMEOUT = 60 * 60 * 6
+# Tokens: a lost token only costs a rebuild, but they should outlive the sections keyed by them.
+TOKEN_TIMEOUT = 60 * 60 * 24 * 2
 # The tournament row looked up by slug: dropped on every committed change, this only bounds a rare race.
 TOURNAMENT_TIMEOUT = 30
-# Whole pages for anonymous visitors and the "live now" lists: refreshed this often at most.
-LIVE_TIMEOUT = 5
 # Bump when the page templates change, so a shared cache (Redis) never serves HTML of the previous release.
-TEMPLATE_REVISION = 4
+TEMPLATE_REVISION = 6
+
+# The token every section depends on: replaced by any change that is not a result (settings, teams, draws...).
+ALL = "all"
+# The "now and next" box's tokens: any result or fixture status change, and any live match's score.
+NEXT = "next"
+LIVE = "live"
+# The format's own table (Swiss, solo leaderboard) and the qualification odds.
+TABLE = "table"
+ODDS = "odds"
+# Replaced with every other token: the version of the tournament's public pages as a whole (a cached page, and
+# the live check's ETag, are keyed by it: one cache round trip tells whether anything changed).
+ANY = "any"
 
 
-def fragment_key(tournament: Tournament, name: str, *parts: object) -> str:
-    """Cache key of one page fragment: tournament, its version, the visitor's language, the page and its arguments."""
-    extra = ":".join(str(p) for p in parts)
-    return (f"league:page:r{TEMPLATE_REVISION}:{tournament.pk}:v{tournament.version}:{get_language() or 'en'}:"
-            f"{name}:{extra}")
+def _token_key(tournament_id: int, name: str) -> str:
+    return f"league:tok:r{TEMPLATE_REVISION}:{tournament_id}:{name}"
 
 
-def cached_fragment(tournament: Tournament, name: str, build: Callable[[], str], *parts: object,
-                    timeout: int = FRAGMENT_TIMEOUT) -> str:
-    """Return the HTML of a page fragment, building (and storing) it only when it is not cached yet."""
-    key = fragment_key(tournament, name, *parts)
+def _new_token() -> str:
+    return secrets.token_hex(6)
+
+
+def section_tokens(tournament_id: int, names: Iterable[str]) -> dict[str, str]:
+    """The current token of each name (one cache round trip; a missing token is created, never reused)."""
+    keys = {_token_key(tournament_id, name): name for name in dict.fromkeys(names)}
+    found = cache.get_many(list(keys))
+    missing = [key for key in keys if key not in found]
+    if missing:
+        for key in missing:
+            # add, not set: two visitors finding the token missing at once agree on the first one stored.
+            cache.add(key, _new_token(), TOKEN_TIMEOUT)
+        found.update(cache.get_many(missing))
+        for key in missing:
+            found.setdefault(key, _new_token())  # a cache that stores nothing: build every time
+    return {keys[key]: found[key] for key in keys}
+
+
+def tokens_digest(tokens: dict[str, str], *parts: object) -> str:
+    """A short digest of tokens (and other parts such as the language): the version of what depends on them."""
+    text = "|".join(f"{name}={tokens[name]}" for name in sorted(tokens)) + "|" + "|".join(str(p) for p in parts)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def cached_html(tournament_id: int, name: str, tokens: dict[str, str], build: Callable[[], str]) -> str:
+    """The HTML of ``name`` (a section or a page) for the current tokens and language, built only when missing."""
+    key = f"league:html:r{TEMPLATE_REVISION}:{tournament_id}:{tokens_digest(tokens, name, get_language() or 'en')}"
     html = cache.get(key)
     if html is None:
         html = build()
-        cache.set(key, html, timeout)
+        cache.set(key, html, FRAGMENT_TIMEOUT)
     return html
+
+
+def cached_value(tournament_id: int, name: str, tokens: dict[str, str], compute: Callable[[], object]) -> object:
+    """Like :func:`cached_html` for any picklable value (a page's list of pools, the current round...)."""
+    key = f"league:val:r{TEMPLATE_REVISION}:{tournament_id}:{tokens_digest(tokens, name)}"
+    sentinel = object()
+    value = cache.get(key, sentinel)
+    if value is sentinel:
+        value = compute()
+        cache.set(key, value, FRAGMENT_TIMEOUT)
+    return value
+
+
+def venue_token(venue: str) -> str:
+    """The token name of a pitch (venue names are free text: hashed to a short, cache-safe name)."""
+    return "venue:" + hashlib.blake2b(venue.encode(), digest_size=6).hexdigest()
+
+
+def fixture_tokens(fixture: Fixture, tournament: Tournament | None = None) -> list[str]:
+    """The tokens of everything a change of this fixture (its result, its status, its teams) shows on."""
+    names = [NEXT, f"round:{fixture.round_number}"]
+    names += [f"team:{entry_id}" for entry_id in (fixture.home_id, fixture.away_id) if entry_id]
+    if fixture.pool_id:
+        names.append(f"pool:{fixture.pool_id}")
+    day = local_date(fixture.kickoff, tournament or fixture.tournament) if fixture.kickoff else None
+    if day is not None:
+        names.append(f"day:{day.isoformat()}")
+    if fixture.venue:
+        names.append(venue_token(fixture.venue))
+    if fixture.stage == Fixture.Stage.KNOCKOUT:
+        names.append(f"bracket:{fixture.bracket}")
+    elif fixture.stage in (Fixture.Stage.SWISS, Fixture.Stage.SOLO):
+        names.append(TABLE)
+    return names
+
+
+def sections_changed(tournament_id: int, names: Iterable[str]) -> None:
+    """Replace the tokens ``names`` of a tournament, now and again once the current transaction commits."""
+    keys = [_token_key(tournament_id, name) for name in dict.fromkeys([*names, ANY])]
+
+    def bump() -> None:
+        cache.set_many({key: _new_token() for key in keys}, TOKEN_TIMEOUT)
+
+    bump()
+    transaction.on_commit(bump)
 
 
 def _slug_key(slug: str) -> str:
@@ -90,11 +178,12 @@ def forget_tournament(slug: str) -> None:
     data_changed()
 
 
-def tournament_changed(tournament: Tournament) -> None:
-    """Mark everything visitors see of this tournament as out of date (bump its version).
+def tournament_changed(tournament: Tournament, *, sections: Iterable[str] | None = None) -> None:
+    """Mark what visitors see of this tournament as out of date.
 
-    The in-memory object is updated too, so a page rendered later in the same
-    request uses the new key.
+    ``sections``: the tokens of what changed (a result: :func:`fixture_tokens`); None (the default) means
+    everything (token ``all``). The database version is bumped either way (the odds' freshness), and the
+    in-memory object is updated too.
     """
     # One statement that bumps and reads back (RETURNING: PostgreSQL, and SQLite since 3.35): this runs on every
     # result, so it is one query instead of an UPDATE and a SELECT.
@@ -104,6 +193,8 @@ def tournament_changed(tournament: Tournament) -> None:
     if row is not None:
         tournament.version = row[0]
     forget_tournament(tournament.slug)
+    # A result replaces only the tokens of what it shows (its pool, round, day, pitch, teams, bracket...).
+    sections_changed(tournament.pk, [ALL] if sections is None else sections)
 
 
 # -- The site's data version: the key of lists across tournaments ---------------------------------------------

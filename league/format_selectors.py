@@ -17,11 +17,13 @@ The bracket comes in two shapes:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from league.advancement import match_outcome
 from league.brackets import source_label
 from league.models import Entry, Fixture, Result, Tournament
+from league.selectors import tournament_standings
 from league.standings import MatchResult, PointsSystem, StandingEntry, compute_standings
 
 
@@ -160,6 +162,14 @@ def bracket_for_tournament(tournament: Tournament) -> dict:
     }
 
 
+def bracket_of(tournament: Tournament, name: str) -> list[dict]:
+    """The rounds of one bracket (``{"number", "name", "matches"}`` as in :func:`bracket_for_tournament`),
+    or [] when there is no such bracket. One query."""
+    fixtures = list(Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT, bracket=name)
+                    .select_related("home__team", "away__team", "result").order_by("round_number", "slot", "pk"))
+    return _bracket_rounds(fixtures) if fixtures else []
+
+
 def bracket_rounds(tournament: Tournament, *, data: dict | None = None) -> list[list[dict]]:
     """The bracket as a list of rounds, each a list of matches (every bracket's rounds, Cup first)."""
     data = data or bracket_for_tournament(tournament)
@@ -247,3 +257,74 @@ def solo_leaderboard(tournament: Tournament) -> list[dict]:
         row["position"] = previous[1] if previous and previous[0] == ranked else index
         previous = (ranked, row["position"])
     return rows
+
+
+# -- Honours of a finished tournament ---------------------------------------------------------------------
+
+def _bracket_finals(fixtures: list[Fixture]) -> tuple[Fixture | None, Fixture | None]:
+    """(final, match for third place) of one bracket's fixtures: the final is the last match no other match
+    takes its winner from."""
+    referenced = {s.split(":", 1)[1] for f in fixtures for s in (f.home_source, f.away_source)
+                  if s.startswith("winner:")}
+    finals = [f for f in fixtures if f.code not in referenced and not _is_placing(f)]
+    placing = [f for f in fixtures if _is_placing(f)]
+    final = max(finals, key=lambda f: (f.round_number, -f.slot, -f.pk), default=None)
+    return final, (placing[0] if placing else None)
+
+
+def _side_of(entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {"team": entry.team.code, "name": entry.team.name, "entry_id": entry.pk}
+
+
+def tournament_honours(tournament: Tournament,
+                       table: Callable[[], tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """Who won what, best first (``table``: gives the format's own table, ``TournamentFormat.table``).
+
+    ``[{"title": kind, "bracket": name, "pool": name, "team", "name", "entry_id"}]`` with ``title`` one of
+    ``champion``, ``runner_up``, ``third`` (the main bracket or the only pool), ``bracket_winner`` (Plate,
+    Bowl, Shield...), ``pool_winner`` (pools with no knockout) and ``winner`` (the Swiss or solo leader). Empty
+    while nothing is decided. At most four queries.
+    """
+    knockouts = list(Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
+                     .select_related("home__team", "away__team", "result").order_by("pk"))
+    honours: list[dict[str, Any]] = []
+    if knockouts:
+        groups: dict[str, list[Fixture]] = {}
+        for fixture in knockouts:  # creation order: the main bracket (Cup) first
+            groups.setdefault(fixture.bracket, []).append(fixture)
+        for index, (name, group) in enumerate(groups.items()):
+            final, placing = _bracket_finals(group)
+            outcome = match_outcome(final, _result_of(final)) if final is not None else None
+            if final is None or outcome is None:
+                continue
+            winner, loser = (final.home, final.away) if outcome[0] == final.home_id else (final.away, final.home)
+            if index == 0:
+                honours.append({"title": "champion", "bracket": name, **(_side_of(winner) or {})})
+                honours.append({"title": "runner_up", "bracket": name, **(_side_of(loser) or {})})
+                third = match_outcome(placing, _result_of(placing)) if placing is not None else None
+                if placing is not None and third is not None:
+                    bronze = placing.home if third[0] == placing.home_id else placing.away
+                    honours.append({"title": "third", "bracket": name, **(_side_of(bronze) or {})})
+            else:
+                honours.append({"title": "bracket_winner", "bracket": name, **(_side_of(winner) or {})})
+        return honours
+    kind, format_rows = table()
+    if kind:
+        return [{"title": "winner", "team": r["team"], "name": r.get("name") or r["team"],
+                 "entry_id": r.get("entry_id")} for r in format_rows if r.get("position") == 1]
+    tables = tournament_standings(tournament)
+    for pool, rows in tables:
+        if not rows:
+            continue
+        if len(tables) == 1:
+            honours.append({"title": "champion", "pool": pool.name, "team": rows[0].team_code,
+                            "name": rows[0].team_name, "entry_id": rows[0].entry_id})
+            if len(rows) > 1:
+                honours.append({"title": "runner_up", "pool": pool.name, "team": rows[1].team_code,
+                                "name": rows[1].team_name, "entry_id": rows[1].entry_id})
+        else:
+            honours.append({"title": "pool_winner", "pool": pool.name, "team": rows[0].team_code,
+                            "name": rows[0].team_name, "entry_id": rows[0].entry_id})
+    return honours

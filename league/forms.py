@@ -400,3 +400,9 @@ class WithdrawForm(forms.Form):
 
     keep_played = forms.BooleanField(label=_("Keep the results it has already played"), required=False, initial=True)
     confirm = forms.BooleanField(label=_("Yes, withdraw this team"))
+
+
+class TeamLogoForm(forms.Form):
+    """A logo file; ``services.team_logo_set`` checks its size and type and re-encodes it."""
+
+    logo = forms.FileField(label=_("Logo (PNG, JPEG, GIF or WebP, at most 2 MB)"))

@@ -40,6 +40,9 @@ class Team(models.Model):
     is_nation = models.BooleanField(_("RWC 2023 nation"), default=False)
     rwc2023_pool = models.CharField(_("RWC 2023 pool"), max_length=1, blank=True)
     world_ranking = models.PositiveSmallIntegerField(_("World Rugby ranking"), null=True, blank=True)
+    # An uploaded logo, checked and re-encoded as a PNG by ``services.team_logo_set``: the file's name under
+    # MEDIA_ROOT/logos/ (its content's hash), served by ``league.views.team_logo``; empty: the colours' crest.
+    logo = models.CharField(_("logo"), max_length=80, blank=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
 
@@ -254,6 +257,11 @@ class Fixture(models.Model):
             # Advancement reads a tournament's knockout fixtures after every result: without this, a
             # 1,000-team league (no knockout at all) was scanned whole to find none.
             models.Index(fields=["tournament", "stage"], name="fixture_tournament_stage"),
+            # The public pages' sections: a round of one stage, a day, a pitch, the next kick-offs.
+            models.Index(fields=["tournament", "stage", "round_number"], name="fixture_stage_round"),
+            models.Index(fields=["tournament", "kickoff"], name="fixture_day"),
+            models.Index(fields=["tournament", "venue", "kickoff"], name="fixture_pitch"),
+            models.Index(fields=["tournament", "status", "kickoff", "slot"], name="fixture_next"),
         ]
 
     def __str__(self):

@@ -30,3 +30,12 @@ RWC2023_NATIONS = [
 ]
 
 RWC2023_CODES = [row[0] for row in RWC2023_NATIONS]
+
+# The flag of each nation: SVG files of the flag-icons npm package (MIT licence, version in
+# static/flags/README.md), shipped under static/flags/ as <file>.svg. Ireland plays as the whole island; the
+# package has no flag of the Irish Rugby Football Union, so the flag of Ireland stands in.
+NATION_FLAGS = {
+    "FRA": "fr", "NZL": "nz", "ITA": "it", "URU": "uy", "NAM": "na", "IRE": "ie", "RSA": "za", "SCO": "gb-sct",
+    "TGA": "to", "ROU": "ro", "WAL": "gb-wls", "AUS": "au", "FIJ": "fj", "GEO": "ge", "POR": "pt",
+    "ENG": "gb-eng", "JPN": "jp", "ARG": "ar", "SAM": "ws", "CHI": "cl",
+}

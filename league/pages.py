@@ -1,6 +1,7 @@
-"""Reads shaped for the pages, shared by the league's views and the ``web`` pages above it.
+"""Reads shaped for the league's own pages (printing, the schedule): the fixtures in playing order, grouped by
+round or by day.
 
-Tables as dicts, fixtures grouped by round or by day, the bracket and the format's own table.
+The public pages (``web``) are made of sections (``web.sections``) that each read only what they show.
 """
 
 from __future__ import annotations
@@ -9,50 +10,16 @@ import datetime as dt
 from collections import OrderedDict
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league import exports, format_selectors, selectors
-from league.formats import format_of
+from league import exports
 from league.models import Fixture, Tournament
 
 
 def fixtures(tournament: Tournament) -> list[Fixture]:
     """The tournament's fixtures in playing order, with what the pages print."""
     return list(exports.tournament_fixtures(tournament).order_by("round_number", "kickoff", "slot", "id"))
-
-
-def standings(tournament: Tournament) -> list[tuple[Any, list[dict[str, Any]]]]:
-    """Every pool's table as (pool, rows of dicts with the standings keys plus ``name`` and ``difference``)."""
-    tables = []
-    for pool, rows in selectors.tournament_standings(tournament):
-        dict_rows = []
-        for row in rows:
-            data = row.as_dict()
-            data["name"] = getattr(row, "team_name", None) or data["team"]
-            data["difference"] = data["points_for"] - data["points_against"]
-            dict_rows.append(data)
-        tables.append((pool, dict_rows))
-    return tables
-
-
-def format_table(tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
-    """The format's own table (``("swiss", rows)``, ``("solo", rows)``), or ``("", [])`` for pool tables."""
-    return format_of(tournament).table(tournament)
-
-
-def bracket(tournament: Tournament) -> dict[str, Any] | None:
-    """The knockout brackets (``format_selectors.bracket_for_tournament``), or None without any."""
-    data = format_selectors.bracket_for_tournament(tournament)
-    return data if any(b["rounds"] for b in data.get("brackets", [])) else None
-
-
-def bracket_html(tournament: Tournament, data: dict[str, Any] | None) -> str:
-    """The knockout bracket drawn as HTML ("" without one)."""
-    if data is None:
-        return ""
-    return render_to_string("league/_bracket_view.html", {"bracket": data, "tournament": tournament})
 
 
 def group_rounds(items: list[Fixture]) -> list[dict[str, Any]]:

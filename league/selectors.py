@@ -121,6 +121,16 @@ def fixture_rounds(tournament: Tournament, *, pool: Pool | None = None) -> list[
     return sorted(rounds.items())
 
 
+def fixtures_undecided(tournament: Tournament) -> bool:
+    """Whether any fixture of ``tournament`` still needs a result (one query).
+
+    Cancelled fixtures and byes (a Swiss bye: a fixture with its team and no opponent, already "played") need
+    none; a knockout fixture whose teams are still to be decided does.
+    """
+    return (Fixture.objects.filter(tournament=tournament, result__isnull=True)
+            .exclude(status__in=[Fixture.Status.CANCELLED, Fixture.Status.PLAYED]).exists())
+
+
 def result_changes(fixture: Fixture) -> QuerySet[ResultChange]:
     """The audit trail of one fixture's result, oldest first, with who made each change."""
     return ResultChange.objects.filter(fixture=fixture).select_related("changed_by")

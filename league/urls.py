@@ -12,6 +12,10 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("language/<str:code>/", views.set_language, name="set_language"),
     path("new/", views.tournament_new, name="tournament_new"),
+    # Badges: a crest drawn from a team's colours and initials, an uploaded logo; a tournament's QR code.
+    path("crest/<str:spec>.svg", views.team_crest, name="team_crest"),
+    path("media/logos/<str:name>", views.team_logo, name="team_logo"),
+    path("t/<slug:slug>/qr.svg", views.tournament_qr, name="tournament_qr"),
     # Public pages of one tournament.
     path("t/<slug:slug>/teams/<str:code>/calendar.ics", views.team_calendar, name="team_calendar"),
     path("t/<slug:slug>/calendar.ics", views.tournament_calendar, name="calendar"),
@@ -24,6 +28,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/organisers/", views.manage_organisers, name="manage_organisers"),
     path("t/<slug:slug>/manage/teams/", views.manage_teams, name="manage_teams"),
     path("t/<slug:slug>/manage/teams/<int:entry_pk>/withdraw/", views.manage_withdraw, name="manage_withdraw"),
+    path("t/<slug:slug>/manage/teams/<int:entry_pk>/logo/", views.manage_team_logo, name="manage_team_logo"),
     path("t/<slug:slug>/manage/draw/", views.manage_draw, name="manage_draw"),
     path("t/<slug:slug>/manage/fixtures/", views.manage_fixtures, name="manage_fixtures"),
     path("t/<slug:slug>/manage/schedule/", views.manage_schedule, name="manage_schedule"),

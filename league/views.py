@@ -9,6 +9,8 @@ on its form or as a message. The pages that show matches too (the tournament pag
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -18,6 +20,8 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,6 +31,7 @@ from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
 from league.models import Entry, Fixture, Result, team_code
 from league.permissions import tournament_for
+from league.share import qr_svg
 from league.templatetags.league_tags import side_name
 from league.timezones import local_datetime
 
@@ -403,6 +408,72 @@ def manage_withdraw(request, slug, entry_pk):
         "submit": _("Withdraw"), "intro": _("Its remaining fixtures become walkovers to its opponents.")})
 
 
+# --- badges and the QR code ------------------------------------------------------------------------------------------
+
+_CREST = re.compile(r"^(?P<initials>[^\W_]{1,3})-(?P<primary>[0-9A-F]{6})-(?P<secondary>[0-9A-F]{6})$")
+_LOGO_NAME = re.compile(r"^[0-9a-f]{40}\.png$")
+# Badges and QR codes never change for a given URL (a crest's URL is its content; a logo's name its hash).
+_FOREVER = 60 * 60 * 24 * 365
+
+
+def _luminance(hex_colour: str) -> float:
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _image_response(content: bytes | str, content_type: str, max_age: int = _FOREVER) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["X-Content-Type-Options"] = "nosniff"
+    # An image opened on its own runs nothing and loads nothing.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+    patch_cache_control(response, public=True, max_age=max_age)
+    return response
+
+
+@require_GET
+def team_crest(request, spec):
+    """A team's crest: a shield in its primary colour edged in its secondary, with its initials (an SVG made
+    from the URL alone: ``SJC-1F6F3F-FFFFFF``)."""
+    match = _CREST.match(spec)
+    if match is None:
+        raise Http404(_("No such crest."))
+    primary, secondary = match["primary"], match["secondary"]
+    # The initials in whichever of the secondary colour, white or black reads best on the primary.
+    text = secondary
+    if abs(_luminance(primary) - _luminance(secondary)) < 0.35:
+        text = "FFFFFF" if _luminance(primary) < 0.5 else "1B1B1B"
+    initials = match["initials"]
+    size = {1: 22, 2: 17, 3: 13}[len(initials)]
+    svg = format_html(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 48" width="40" height="48" role="img" '
+        'aria-label="{}"><path d="M3 3h34v21c0 11-8 18-17 21C11 42 3 35 3 24z" fill="#{}" stroke="#{}" '
+        'stroke-width="3" stroke-linejoin="round"/><text x="20" y="{}" text-anchor="middle" '
+        'font-family="DejaVu Sans, Verdana, sans-serif" font-weight="700" font-size="{}" fill="#{}">{}</text></svg>',
+        initials, primary, secondary, 22 + size // 3, size, text, initials)
+    return _image_response(svg, "image/svg+xml")
+
+
+@require_GET
+def team_logo(request, name):
+    """An uploaded logo (a PNG re-encoded by ``services.team_logo_set``), served as an image and nothing else."""
+    if not _LOGO_NAME.match(name):
+        raise Http404(_("No such logo."))
+    path = services.teams.logo_path(name)
+    if not path.is_file():
+        raise Http404(_("No such logo."))
+    response = _image_response(path.read_bytes(), "image/png")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@require_GET
+def tournament_qr(request, slug):
+    """The QR code of the tournament's public page, for a phone's camera."""
+    tournament = tournament_for(request.user, slug, cached=True)
+    url = request.build_absolute_uri(reverse("league:tournament", args=[tournament.slug]))
+    return _image_response(qr_svg(url), "image/svg+xml", max_age=60 * 60)
+
+
 # --- organiser: the schedule ------------------------------------------------------------------------------------------
 
 
@@ -517,3 +588,25 @@ def manage_schedule_fixture(request, slug, pk):
     return render(request, "league/manage_schedule_fixture.html", {
         "tournament": tournament, "fixture": fixture, "move_form": move_form, "swap_form": swap_form,
         "played": exports.result_of(fixture) is not None, "pitches": tournament.pitches or []})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_team_logo(request, slug, entry_pk):
+    """Upload (or remove) the logo of one of the organiser's own teams; nations keep their flags."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    entry = get_object_or_404(Entry.objects.select_related("team"), tournament=tournament, pk=entry_pk)
+    form = forms.TeamLogoForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "remove":
+                services.team_logo_clear(team=entry.team, user=request.user)
+                messages.success(request, _("Logo removed: the crest in the team's colours shows again."))
+                return redirect("league:manage_teams", slug=slug)
+            if form.is_valid():
+                services.team_logo_set(team=entry.team, file=form.cleaned_data["logo"], user=request.user)
+                messages.success(request, _("Logo saved."))
+                return redirect("league:manage_teams", slug=slug)
+        except ValidationError as exc:
+            form_error(form, exc)
+    return render(request, "league/manage_team_logo.html", {"tournament": tournament, "entry": entry, "form": form})

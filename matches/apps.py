@@ -8,8 +8,11 @@ class MatchesConfig(AppConfig):
 
     def ready(self):
         # Imported here, not at the top: an AppConfig's module is loaded before the models are ready.
-        from league import hooks
+        from league import hooks, live
+        from matches import live as online_live
         from matches import odds, tasks  # noqa: F401  (tasks: registers the Celery tasks in matches.workers)
 
         # The league queues nothing itself (it never imports matches): after a result change it calls this.
         hooks.on_results_changed(odds.odds_after_result)
+        # The public pages' live scores: the league asks its sources, it never imports matches.
+        live.register_live_source(online_live.online_live_scores)

@@ -38,6 +38,7 @@ from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
 from league.advancement import match_outcome
 from league.brackets import resolve_slot_source
+from league.cache import ODDS, sections_changed
 from league.levels import DEFAULT_LEVEL, LEVELS
 from league.models import Entry, Fixture, Result, Tournament
 from league.standings import PointsSystem, StandingEntry, compute_standings
@@ -430,6 +431,7 @@ def odds_refresh(*, tournament_id: int, version: int | None = None, runs: int | 
     data = tournament_odds_compute(tournament, runs=runs)
     QualificationOdds.objects.update_or_create(tournament=tournament, defaults={
         "version": tournament.version, "runs": data["runs"], "model": data["model"][:80], "data": data})
+    sections_changed(tournament.pk, [ODDS])  # the Chances tab
     return "computed"
 
 
@@ -533,6 +535,6 @@ def tournament_odds(tournament: Tournament) -> dict | None:
         if data.get("rounds"):
             values += [_percent(t["rounds"].get(name, 0)) for name in data["rounds"]] + [_percent(t["champion"])]
         rows.append({"team": t["team"], "name": t["name"], "pool": t["pool"], "values": values})
-    return {"columns": columns, "rows": rows, "runs": data["runs"], "model": data.get("model", ""),
+    return {"columns": columns, "places": places, "rows": rows, "runs": data["runs"], "model": data.get("model", ""),
             "version": stored.version, "current": stored.version == tournament.version,
             "computed_at": stored.computed_at}

@@ -20,11 +20,13 @@ from django.utils import timezone
 from engine import derive_seed, get_ruleset, get_spec, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
 from engine.players import choose_action, make_player
+from league.cache import LIVE, fixture_tokens, sections_changed
 from league.errors import DomainError
 from league.levels import DEFAULT_LEVEL, LEVELS, site_level
+from league.live import live_changed
 from league.models import Fixture, Result
 from league.rulesets import ruleset_options_validate
-from league.services import result_record
+from league.services import result_record, tournament_require_open
 from matches.models import EntryPass, Match, MatchAction, MatchEvent, MatchSeat
 from matches.permissions import can_manage, seats_held
 from matches.selectors import clock_deadline, match_actions, rules_current
@@ -278,6 +280,9 @@ def _after_moves(match: Match, state: GameState, user) -> None:
     if state.is_over and match.status == Match.Status.LIVE:
         _finish(match, state, user)
     match.save()
+    if match.fixture_id is not None:
+        assert match.fixture is not None
+        live_changed(match.fixture.tournament_id)  # the tournament pages' live scores
 
 
 # ---- starting ------------------------------------------------------------------------------------
@@ -398,6 +403,7 @@ def _start_for_fixture(*, fixture, user, seed, options) -> Match:
         existing.fixture = None
         existing.save(update_fields=["outcome", "fixture", "updated_at"])
     tournament = fixture.tournament
+    tournament_require_open(tournament)
     if not tournament.spec.playable:
         raise DomainError("This tournament's matches are played on a real pitch or board, not online.")
     solo = tournament.spec.solo
@@ -415,6 +421,7 @@ def _start_for_fixture(*, fixture, user, seed, options) -> Match:
                     move_clock=tournament.move_clock_seconds)
     if match.status == Match.Status.LIVE:
         Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.LIVE)
+        sections_changed(tournament.pk, [*fixture_tokens(fixture, tournament), LIVE])
     return match
 
 
@@ -604,6 +611,8 @@ def match_abandon(*, match: Match, user) -> Match:
     if match.fixture_id:
         Fixture.objects.filter(pk=match.fixture_id, status=Fixture.Status.LIVE).update(
             status=Fixture.Status.SCHEDULED)
+        assert match.fixture is not None
+        sections_changed(match.fixture.tournament_id, [*fixture_tokens(match.fixture), LIVE])
     return match
 
 

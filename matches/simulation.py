@@ -48,7 +48,7 @@ from engine.players import make_player, play_match
 from league.errors import Conflict, DomainError
 from league.levels import DEFAULT_LEVEL
 from league.models import Fixture, Result, Tournament
-from league.services import result_record
+from league.services import result_record, tournament_require_open
 from matches import workers
 from matches.models import Match, MatchSeat, SimulationRun
 from matches.odds import manual_samples
@@ -162,6 +162,7 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
     ``stage`` is "pools", "knockout" or "all"; or pass ``fixture`` (one fixture) or ``round_number``.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament_require_open(tournament)
     _check_simulable(tournament)
     if fixture is not None:
         if fixture.tournament_id != tournament.pk:

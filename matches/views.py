@@ -28,6 +28,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -39,6 +40,7 @@ from league.errors import error_text
 from league.levels import DEFAULT_LEVEL, level_choices
 from league.models import Fixture
 from league.permissions import tournament_for
+from league.share import qr_svg_inline
 from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchEvent, MatchSeat, normalise_code
@@ -634,7 +636,9 @@ def tournament_passes(request, slug):
     for entry in entries:
         # getattr's default also covers the reverse one-to-one's "does not exist" (an AttributeError).
         pass_ = getattr(entry, "pass_code", None) or services.entry_pass_for(entry)
-        rows.append((entry, pass_, request.build_absolute_uri(f"/matches/join/{pass_.code}/")))
+        link = request.build_absolute_uri(f"/matches/join/{pass_.code}/")
+        # Safe: segno's own SVG of our own link.
+        rows.append((entry, pass_, link, mark_safe(qr_svg_inline(link))))
     return render(request, "matches/passes.html", {"tournament": tournament, "rows": rows})
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import services
-from league.models import Fixture, Result
+from league.models import Fixture, Result, Tournament
 from league.services import tournament_create_from_preset as preset_run
 from tests.league.test_admin import form_data
 
@@ -34,10 +34,16 @@ def fixtures(staff):
     knockout = preset_run("single_elimination", name="Parity final", slug="parity-ko", teams=["ENG", "JPN"],
                           user=staff)
     solo = preset_run("solo", name="Parity solo", slug="parity-solo", teams=["WAL"], user=staff)
+    # A one-match league whose match is played: the tournament is finished (and finished is final).
+    done = preset_run("league", name="Parity done", slug="parity-done", teams=["SCO", "TGA"], user=staff)
+    last = Fixture.objects.get(tournament=done)
+    services.result_record(fixture=last, home_score=5, away_score=0, home_tries=1, user=staff)
+    assert Tournament.objects.get(pk=done.pk).status == Tournament.Status.FINISHED
     return {
         "pool": Fixture.objects.filter(tournament=league).order_by("pk").first(),
         "knockout": Fixture.objects.get(tournament=knockout),
         "solo": Fixture.objects.get(tournament=solo),
+        "finished": Fixture.objects.get(pk=last.pk),
     }
 
 
@@ -68,7 +74,8 @@ def through_api(staff, fixture: Fixture, row: dict) -> tuple[bool, list[str]]:
     response = client.post(f"/api/fixtures/{fixture.pk}/result/", body, format="json")
     if response.status_code in (200, 201):
         return True, []
-    assert response.status_code == 400, response.json()
+    # A refused input is a 400; a refused state (a finished tournament) a 409.
+    assert response.status_code in (400, 409), response.json()
     messages = []
     for key, value in response.json().items():
         if key != "code":
@@ -84,6 +91,8 @@ def through_csv(fixture: Fixture, row: dict) -> tuple[bool, list[str]]:
         services.results_import_csv(tournament=fixture.tournament, file=",".join(cells) + "\n")
     except ValidationError as exc:
         (message,) = exc.messages  # one row, one line of messages: "Line 1: ..."
+        if getattr(exc, "code", "") == "conflict":
+            return False, [message]  # the whole file is refused (a finished tournament), not one line
         prefix = "Line 1: "
         assert message.startswith(prefix), message
         return False, [message[len(prefix):]]
@@ -114,7 +123,8 @@ def _played(**values) -> dict:
     return row
 
 
-# (name, fixture, input, accepted, what the message says, the stored scores when accepted)
+# (name, fixture, input, accepted, what the message says, the stored scores afterwards: None when refused and the
+# fixture had no result; a finished tournament's result stays as it was)
 TABLE = [
     ("solo result", "solo", _played(home_score=24, away_score=10, home_tries=4, away_tries=1), True, "",
      (24, 10, 4, 1)),
@@ -132,6 +142,9 @@ TABLE = [
      "3 tries are worth at least 15 points", None),
     ("a score no kicks can make", "pool", _played(home_score=1, away_score=0), False, "A score of 1 cannot be made",
      None),
+    # Finished is final: a correction of a finished tournament is refused everywhere, the result unchanged.
+    ("correction of a finished tournament", "finished", _played(home_score=7, away_score=0, home_tries=1), False,
+     "Parity done is finished: its results cannot change.", (5, 0, 1, 0)),
 ]
 
 

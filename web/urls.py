@@ -1,5 +1,9 @@
 """URLs of the pages that show both apps. ``config.urls`` mounts them in the ``league`` namespace, beside the
-league's own pages, so their names (``league:tournament``, ``league:manage``...) stay what they always were."""
+league's own pages, so their names (``league:tournament``, ``league:manage``...) stay what they always were.
+
+A tournament's public page has one URL per tab (standings first), so a tab keeps its place in the address and
+works without JavaScript.
+"""
 
 from django.urls import path
 
@@ -8,8 +12,19 @@ from web import views
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
     path("t/<slug:slug>/", views.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/fixtures/", views.tournament_fixtures, name="tournament_fixtures"),
+    path("t/<slug:slug>/bracket/", views.tournament_bracket, name="tournament_bracket"),
+    path("t/<slug:slug>/chances/", views.tournament_chances, name="tournament_chances"),
+    path("t/<slug:slug>/live/", views.tournament_live, name="tournament_live"),
+    path("t/<slug:slug>/screen/", views.tournament_screen, name="tournament_screen"),
+    path("t/<slug:slug>/poster/", views.tournament_poster, name="tournament_poster"),
+    path("t/<slug:slug>/embed/standings/", views.embed_standings, name="embed_standings"),
+    path("t/<slug:slug>/embed/bracket/", views.embed_bracket, name="embed_bracket"),
+    path("t/<slug:slug>/print/standings/", views.print_standings, name="print_standings"),
+    path("t/<slug:slug>/print/bracket/", views.print_bracket, name="print_bracket"),
     path("t/<slug:slug>/teams/<str:code>/", views.team_detail, name="team"),
     path("t/<slug:slug>/matches/<int:pk>/", views.fixture_detail, name="fixture"),
     path("t/<slug:slug>/manage/", views.manage, name="manage"),
+    path("t/<slug:slug>/manage/reopen/", views.manage_reopen, name="manage_reopen"),
     path("t/<slug:slug>/manage/simulate/", views.manage_simulate, name="manage_simulate"),
 ]

@@ -9,6 +9,7 @@ A format (one module each in this package, listed in ``league.formats.FORMATS``)
 * ``bracket_plans(tournament)``: its knockout brackets (``league.brackets.Bracket`` plans), if any;
 * ``after_result(tournament, fixture, ...)``: what else happens after a result (the next Swiss round);
   knockout slots are filled for every format by ``league.advancement``;
+* ``complete(tournament)``: whether its last result is in (the tournament then finishes by itself);
 * ``table(tournament)``: its own table (the Swiss table, the solo leaderboard) as ``(kind, rows)``, or
   ``("", [])`` when the pool tables (``league.selectors.tournament_standings``) are its table;
 * its texts: ``label`` and ``description`` (presets), ``fixtures_intro`` (the fixtures page).
@@ -23,7 +24,7 @@ from datetime import time
 from typing import Any
 
 from engine import MANUAL
-from league import brackets
+from league import brackets, selectors
 from league.errors import DomainError
 from league.models import Fixture, Tournament
 from league.services.schedule import schedule_settings_validate
@@ -51,6 +52,8 @@ class TournamentFormat:
     default_pool_count: int = 1
     # The plan of its days (``WEEKLY_PLAN`` or ``ONE_DAY_PLAN``, below): stored on a new tournament.
     schedule_defaults: dict[str, Any] = WEEKLY_PLAN
+    # The kind of its own table (``table()``'s first value): "" when the pool tables are its table.
+    table_kind: str = ""
 
     def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
@@ -66,6 +69,11 @@ class TournamentFormat:
 
     def after_result(self, tournament: Tournament, fixture: Fixture, *, user: Any = None) -> None:
         return None
+
+    def complete(self, tournament: Tournament) -> bool:
+        """Whether the tournament has fixtures and every one is decided (or cancelled): nothing left to play."""
+        return (Fixture.objects.filter(tournament=tournament).exists()
+                and not selectors.fixtures_undecided(tournament))
 
     def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
         return "", []

@@ -23,6 +23,7 @@ class SoloFormat(TournamentFormat):
     label = "Solo challenge (leaderboard)"
     description = ("Each entrant plays Rugby Champion's solo game alone (--option attempts=N); the leaderboard "
                    "ranks by margin, then points scored.")
+    table_kind = "solo"
     fixtures_intro = "Make each player's solo attempts."
 
     def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str | None = None,
@@ -59,7 +60,7 @@ class SoloFormat(TournamentFormat):
             for attempt in range(1, attempts + 1) for i, entry in enumerate(entries)])
 
     def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
-        return "solo", solo_leaderboard(tournament)
+        return self.table_kind, solo_leaderboard(tournament)
 
 
 FORMAT = SoloFormat()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 
 from engine import MANUAL
 from league import brackets, swiss
@@ -37,6 +38,7 @@ class SwissFormat(TournamentFormat):
     label = "Swiss (a set number of rounds)"
     description = ("Everybody plays every round (--option rounds=N); teams on equal points meet, never twice; "
                    "a rotating bye when the count is odd.")
+    table_kind = "swiss"
     fixtures_intro = ("Pair the next Swiss round from the current table (teams on equal points meet, "
                       "never twice).")
 
@@ -121,8 +123,14 @@ class SwissFormat(TournamentFormat):
         if round_number < swiss_rounds(tournament):
             self.generate_fixtures(tournament, user=user)
 
+    def complete(self, tournament: Tournament) -> bool:
+        """Every round paired and decided: the last round is paired only when the one before is complete."""
+        last = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.SWISS).aggregate(
+            last=Max("round_number"))["last"] or 0
+        return last >= swiss_rounds(tournament) and super().complete(tournament)
+
     def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
-        return "swiss", swiss_table(tournament)
+        return self.table_kind, swiss_table(tournament)
 
 
 FORMAT = SwissFormat()

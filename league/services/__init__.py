@@ -14,7 +14,8 @@ Modules, lowest first (a module only calls the ones above it in this list):
 * ``fixtures`` — round robins, brackets from plans, draws, fixtures planned by a format;
 * (``league.formats`` — the formats, which write through the three above)
 * ``setup`` — presets, "generate the fixtures", brackets and draws, through the tournament's format;
-* ``results`` — results, corrections, walkovers, withdrawals, knockout resets, the CSV import.
+* ``results`` — results, corrections, walkovers, withdrawals, knockout resets, the CSV import, finishing a
+  tournament on the result that completes it (and publishing, which may finish it).
 """
 
 from league.services.accounts import user_create
@@ -39,6 +40,8 @@ from league.services.results import (
     result_record,
     result_values_validate,
     results_import_csv,
+    tournament_finish_if_complete,
+    tournament_publish,
 )
 from league.services.schedule import (
     fixture_move,
@@ -68,6 +71,8 @@ from league.services.teams import (
     pool_delete,
     pool_save,
     team_delete,
+    team_logo_clear,
+    team_logo_set,
     team_save,
     teams_enter_own,
     teams_resolve,
@@ -78,7 +83,8 @@ from league.services.tournaments import (
     tournament_create,
     tournament_delete,
     tournament_hide,
-    tournament_publish,
+    tournament_reopen,
+    tournament_require_open,
     tournament_save,
     tournament_update,
 )
@@ -91,8 +97,9 @@ __all__ = [
     "fixtures_keep_wall_clock", "fixtures_push", "fixtures_swap", "fixtures_time", "nations_enter", "organiser_add",
     "organisers_set", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
     "result_delete", "result_record", "result_values_validate", "results_import_csv", "schedule_retime",
-    "schedule_settings_save", "schedule_settings_validate", "team_delete", "team_save", "teams_enter_own",
-    "teams_resolve", "tournament_create", "tournament_create_blank", "tournament_create_from_preset",
-    "tournament_delete", "tournament_hide", "tournament_publish", "tournament_save", "tournament_update",
+    "schedule_settings_save", "schedule_settings_validate", "team_delete", "team_logo_clear", "team_logo_set",
+    "team_save", "teams_enter_own", "teams_resolve", "tournament_create", "tournament_create_blank",
+    "tournament_create_from_preset", "tournament_delete", "tournament_finish_if_complete", "tournament_hide",
+    "tournament_publish", "tournament_reopen", "tournament_require_open", "tournament_save", "tournament_update",
     "user_create",
 ]

@@ -8,8 +8,11 @@ who went through): the HTML form, the API, the CSV import, the admin and the sim
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -21,10 +24,50 @@ from django.utils import timezone
 
 from engine import get_spec
 from league import advancement, hooks
-from league.cache import tournament_changed
+from league.cache import fixture_tokens, tournament_changed
 from league.errors import DomainError, NotFound, error_messages
 from league.formats import format_of
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.services import tournaments as tournament_services
+from league.services.tournaments import tournament_require_open
+
+# Set while several results are written as one change (an import, a withdrawal): the tournament is finished
+# (or not) once, at the end, so a correction later in the same file is not refused half-way.
+_FINISH_DEFERRED = contextvars.ContextVar("league_results_finish_deferred", default=False)
+
+
+@contextlib.contextmanager
+def _one_change() -> Iterator[None]:
+    token = _FINISH_DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _FINISH_DEFERRED.reset(token)
+
+
+def tournament_finish_if_complete(*, tournament: Tournament) -> bool:
+    """Mark an in-progress tournament finished when its format says it is complete (its last result is in).
+
+    Called by the services after every result change: the result that completes a tournament finishes it, and
+    the public pages then show the champion and the final standings. A draft is never finished (nor published)
+    by a result. Returns whether it finished now.
+    """
+    if _FINISH_DEFERRED.get() or tournament.status != Tournament.Status.IN_PROGRESS:
+        return False
+    if not format_of(tournament).complete(tournament):
+        return False
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    tournament.status = Tournament.Status.FINISHED
+    tournament_changed(tournament)  # everything: the header, the champion, the tabs
+    return True
+
+
+def tournament_publish(*, tournament: Tournament) -> Tournament:
+    """Publish (``tournaments.tournament_publish``); a tournament whose results were all entered while it was
+    a draft is finished at once."""
+    tournament = tournament_services.tournament_publish(tournament=tournament)
+    tournament_finish_if_complete(tournament=tournament)
+    return tournament
 
 
 def _result_values(result: Result | None) -> dict | None:
@@ -150,6 +193,7 @@ def result_record(
     """
     fixture = _lock_fixture(fixture)
     tournament = fixture.tournament
+    tournament_require_open(tournament)
     if fixture.status == Fixture.Status.CANCELLED:
         raise DomainError("This fixture is cancelled: it cannot have a result.")
     if source not in Result.Source.values:
@@ -183,12 +227,13 @@ def result_record(
     if fixture.status != Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.PLAYED
         fixture.save(update_fields=["status"])
-    if tournament.status == Tournament.Status.DRAFT:
-        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.IN_PROGRESS)
-    tournament_changed(tournament)
+    # Only what shows this fixture is built again: its pool's table, its round, day and pitch, both teams,
+    # its bracket (a draft stays a draft: publishing is the organiser's own step).
+    tournament_changed(tournament, sections=fixture_tokens(fixture, tournament))
     hooks.results_changed(tournament.pk)
     advancement.after_result_change(fixture=fixture, user=user)
     format_of(tournament).after_result(tournament, fixture, user=user)
+    tournament_finish_if_complete(tournament=tournament)
     return result
 
 
@@ -207,6 +252,7 @@ def _lock_fixture(fixture: Fixture) -> Fixture:
 def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> None:
     """Delete a fixture's result (audit row kept, fixture back to scheduled, standings follow)."""
     fixture = _lock_fixture(fixture)
+    tournament_require_open(fixture.tournament)
     result = advancement.result_of(fixture)
     if result is None:
         raise NotFound("This fixture has no result yet.")
@@ -220,7 +266,7 @@ def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> No
     if fixture.status == Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status"])
-    tournament_changed(fixture.tournament)
+    tournament_changed(fixture.tournament, sections=fixture_tokens(fixture, fixture.tournament))
     hooks.results_changed(fixture.tournament_id)
     advancement.after_result_change(fixture=fixture, user=user)
     format_of(fixture.tournament).after_result(fixture.tournament, fixture, user=user)
@@ -255,6 +301,7 @@ def bracket_reset_from(*, fixture: Fixture, user: Any = None, reason: str = "") 
     result can be corrected freely. The audit trail keeps the deleted results.
     Returns the codes of the matches whose results were deleted.
     """
+    tournament_require_open(fixture.tournament)
     fixtures = list(Fixture.objects.filter(tournament=fixture.tournament).select_related("result"))
     codes = advancement.downstream_codes(fixtures, fixture)
     by_code = {f.code: f for f in fixtures if f.code}
@@ -284,6 +331,7 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
     now on. Returns counts: {"walkovers": n, "voided": n}.
     """
     entry = Entry.objects.select_for_update().select_related("team", "tournament").get(pk=entry.pk)
+    tournament_require_open(entry.tournament)
     if entry.withdrawn_at is not None:
         raise DomainError(f"{entry.team.name} has already withdrawn.")
     entry.withdrawn_at = timezone.now()
@@ -293,25 +341,27 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
     fixtures = list(Fixture.objects.filter(Q(home=entry) | Q(away=entry), tournament=entry.tournament)
                     .exclude(status=Fixture.Status.CANCELLED).select_related("result")
                     .order_by("round_number", "slot", "pk"))
-    for fixture in fixtures:
-        result = advancement.result_of(fixture)
-        if result is not None:
-            if not keep_played_results and fixture.stage == Fixture.Stage.POOL:
-                result_delete(fixture=fixture, user=user, reason=f"{why} Played results voided.")
+    with _one_change():
+        for fixture in fixtures:
+            result = advancement.result_of(fixture)
+            if result is not None:
+                if not keep_played_results and fixture.stage == Fixture.Stage.POOL:
+                    result_delete(fixture=fixture, user=user, reason=f"{why} Played results voided.")
+                    Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
+                    voided += 1
+                continue
+            if fixture.home_id is None or fixture.away_id is None:
+                continue  # a bye, a solo attempt, or an opponent still to be decided (advancement handles it)
+            opponent_home = fixture.away_id == entry.pk
+            result_record(fixture=fixture, kind=Result.Kind.WALKOVER_HOME if opponent_home
+                          else Result.Kind.WALKOVER_AWAY, user=user, reason=why)
+            walkovers += 1
+        for fixture in fixtures:
+            if fixture.stage == Fixture.Stage.SOLO and advancement.result_of(fixture) is None:
                 Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
-                voided += 1
-            continue
-        if fixture.home_id is None or fixture.away_id is None:
-            continue  # a bye, a solo attempt, or an opponent still to be decided (advancement handles it)
-        opponent_home = fixture.away_id == entry.pk
-        result_record(fixture=fixture, kind=Result.Kind.WALKOVER_HOME if opponent_home
-                      else Result.Kind.WALKOVER_AWAY, user=user, reason=why)
-        walkovers += 1
-    for fixture in fixtures:
-        if fixture.stage == Fixture.Stage.SOLO and advancement.result_of(fixture) is None:
-            Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
-    advancement.rederive(entry.tournament, user=user)
+        advancement.rederive(entry.tournament, user=user)
     tournament_changed(entry.tournament)
+    tournament_finish_if_complete(tournament=entry.tournament)
     return {"walkovers": walkovers, "voided": voided}
 
 
@@ -365,6 +415,7 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
     the admin check it). Every invalid or unmatched row is reported as "Line N:
     ..." in one error, and then nothing of the file is saved.
     """
+    tournament_require_open(tournament)
     text = _read_text(file)
     # strict: an unterminated quote is an error, not the rest of the file read as one cell.
     reader = csv.reader(io.StringIO(text), strict=True)
@@ -477,7 +528,7 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
         raise DomainError("The file has no result rows.")
 
     summary = ImportSummary()
-    with transaction.atomic():
+    with transaction.atomic(), _one_change():
         existing = {r.fixture_id: _result_values(r) for r in Result.objects.filter(
             fixture__in=[f for _, f, _ in planned])}
         for line, fixture, values in planned:
@@ -498,6 +549,8 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
         if errors:
             # Raising inside the atomic block rolls back every row saved so far.
             raise DomainError(errors)
+    tournament.refresh_from_db(fields=["status"])
+    tournament_finish_if_complete(tournament=tournament)
     return summary
 
 

@@ -17,7 +17,7 @@ from league.formats import FORMATS, format_of
 from league.models import Fixture, Tournament
 from league.services.fixtures import bracket_fixtures_create, fixtures_generate_round_robin, pools_fill
 from league.services.schedule import schedule_settings_save
-from league.services.tournaments import tournament_create
+from league.services.tournaments import tournament_create, tournament_require_open
 
 
 def tournament_create_from_preset(preset: str, /, **kwargs: Any) -> Tournament:
@@ -54,6 +54,7 @@ def fixtures_generate(*, tournament: Tournament, user: Any = None, double: bool 
     ``start_date`` (the first day), ``venues`` (the pitches or tables) and ``plan`` (``first_kickoff``,
     ``slot_minutes``, ``changeover_minutes``, ``days_between_rounds``) given here are stored as the plan first;
     ``double``: a round robin home and away."""
+    tournament_require_open(tournament)
     given = {**plan, "first_day": start_date, "pitches": list(venues) if venues is not None else None}
     schedule_settings_save(tournament=tournament, **{k: v for k, v in given.items() if v is not None})
     options = {} if double is None else {"double": double}
@@ -63,6 +64,7 @@ def fixtures_generate(*, tournament: Tournament, user: Any = None, double: bool 
 def bracket_create(*, tournament: Tournament, replace: bool = False, user: Any = None) -> list[Fixture]:
     """Make the knockout fixtures of the tournament's format (``services.bracket_fixtures_create``), timed
     after the pools."""
+    tournament_require_open(tournament)
     with transaction.atomic():
         plans = format_of(tournament).bracket_plans(tournament)
         return bracket_fixtures_create(tournament=tournament, plans=plans, replace=replace, user=user)
@@ -77,6 +79,7 @@ def pools_draw(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     The knockout's slots name pools ("pool:C:1"): when the tournament has its knockout fixtures already they
     are made again for the new pools. ``schedule``: options of ``fixtures_generate_round_robin``.
     """
+    tournament_require_open(tournament)
     drawn = pools_fill(tournament=tournament, method=method, pools=pools, seed=seed, assignment=assignment)
     if generate_fixtures:
         fixtures_generate_round_robin(tournament=tournament, replace=True, **schedule)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError, RestrictedError
+from PIL import Image, ImageOps
 
-from league.cache import data_changed, tournament_changed
-from league.errors import DomainError
+from league.cache import ALL, data_changed, sections_changed, tournament_changed
+from league.errors import DomainError, Forbidden
 from league.levels import DEFAULT_LEVEL, LEVELS, site_level
 from league.models import Entry, Pool, Team, Tournament
 
@@ -246,3 +251,76 @@ def entry_delete(*, entry: Entry) -> None:
     except (ProtectedError, RestrictedError):
         raise DomainError("This team already has fixtures or results: withdraw it instead of removing it.")
     tournament_changed(tournament)
+
+
+# -- Logos ----------------------------------------------------------------------------------------------------
+
+# An uploaded logo: a PNG, JPEG, GIF or WebP of at most LOGO_MAX_BYTES and LOGO_MAX_PIXELS, re-encoded as a PNG
+# of at most LOGO_SIZE pixels a side (whatever else the file held is dropped) and named by its content's hash.
+LOGO_MAX_BYTES = 2 * 1024 * 1024
+LOGO_MAX_PIXELS = 25_000_000
+LOGO_SIZE = 256
+LOGO_FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
+
+
+def logo_path(name: str) -> Path:
+    """Where a logo's file is kept: MEDIA_ROOT/logos/<name>."""
+    return Path(settings.MEDIA_ROOT) / "logos" / name
+
+
+def _may_change_team(team: Team, user: Any) -> None:
+    if team.is_nation:
+        raise Forbidden("The nations play under their flags: they have no logo to change.")
+    if not getattr(user, "is_authenticated", False) or not (user.is_superuser or team.created_by_id == user.pk):
+        raise Forbidden("Only the organiser who made this team can change its logo.")
+
+
+def _teams_pages_changed(team: Team) -> None:
+    for tournament_id in Entry.objects.filter(team=team).values_list("tournament_id", flat=True).distinct():
+        sections_changed(tournament_id, [ALL])
+
+
+def team_logo_set(*, team: Team, file: Any, user: Any = None) -> Team:
+    """Give a team an uploaded logo: checked (size, a picture of an allowed type, its dimensions), re-encoded as a
+    PNG of at most 256 x 256 and stored under MEDIA_ROOT/logos/; every page showing the team is refreshed."""
+    _may_change_team(team, user)
+    data = file.read(LOGO_MAX_BYTES + 1) if hasattr(file, "read") else bytes(file)
+    if len(data) > LOGO_MAX_BYTES:
+        raise DomainError({"logo": [f"The logo is too big: at most {LOGO_MAX_BYTES // (1024 * 1024)} MB."]})
+    unreadable = DomainError({"logo": ["This file is not a picture the site can use: send a PNG, JPEG, GIF or "
+                                       "WebP image."]})
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            if picture.format not in LOGO_FORMATS:
+                raise unreadable
+            if picture.width * picture.height > LOGO_MAX_PIXELS:
+                raise DomainError({"logo": ["The picture is too large: at most 25 million pixels."]})
+            picture.seek(0)  # the first frame of an animation
+            image = ImageOps.exif_transpose(picture).convert("RGBA")
+    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
+        raise unreadable
+    image.thumbnail((LOGO_SIZE, LOGO_SIZE), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    encoded = out.getvalue()
+    name = hashlib.sha256(encoded).hexdigest()[:40] + ".png"
+    path = logo_path(name)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_bytes(encoded)
+        temporary.replace(path)  # a reader never sees half a file
+    team.logo = name
+    team.save(update_fields=["logo"])
+    _teams_pages_changed(team)
+    return team
+
+
+def team_logo_clear(*, team: Team, user: Any = None) -> Team:
+    """Remove a team's logo: its crest (colours and initials) shows again. The file stays (another team, or an
+    old cached page, may show it)."""
+    _may_change_team(team, user)
+    team.logo = ""
+    team.save(update_fields=["logo"])
+    _teams_pages_changed(team)
+    return team

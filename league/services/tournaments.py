@@ -10,7 +10,7 @@ from django.db import transaction
 
 from engine import MANUAL
 from league.cache import data_changed, forget_tournament, tournament_changed
-from league.errors import DomainError
+from league.errors import Conflict, DomainError
 from league.models import Tournament
 from league.services.schedule import fixtures_keep_wall_clock
 from league.standings import POINTS_PRESETS
@@ -116,6 +116,22 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
     except ValidationError:
         tournament.refresh_from_db()  # the caller's object is not left half-changed
         raise
+
+
+def tournament_require_open(tournament: Tournament) -> None:
+    """Refuse (409) a change of results, a simulation or a draw on a finished tournament: finished is final
+    until an organiser reopens it (:func:`tournament_reopen`)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(f"{tournament.name} is finished: its results cannot change. An organiser can reopen it "
+                       "from its dashboard to correct them.", reason="finished")
+
+
+def tournament_reopen(*, tournament: Tournament) -> Tournament:
+    """Reopen a finished tournament (back to in progress) so its results can be corrected; it finishes again
+    with the next result that completes it."""
+    if tournament.status != Tournament.Status.FINISHED:
+        raise Conflict("Only a finished tournament can be reopened.", reason="not_finished")
+    return tournament_update(tournament=tournament, status=Tournament.Status.IN_PROGRESS)
 
 
 def tournament_publish(*, tournament: Tournament) -> Tournament:

@@ -178,7 +178,7 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     phone = visitor.new_page()
     phone.goto(f"{base}/")
     phone.get_by_role("link", name="School World Cup").click()
-    phone.get_by_role("heading", name="Pool tables").wait_for()
+    phone.get_by_role("heading", name="Standings").wait_for()
     shot(phone, "07-phone-tournament")
     assert no_sideways_scroll(phone)
 
@@ -193,6 +193,7 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
         # Every team played four matches and each won match gave 5 points (win + try bonus).
         assert all(r.played == 4 for r in rows)
 
+    phone.get_by_role("navigation", name="Tournament").get_by_role("link", name="Bracket").click()
     bracket = phone.get_by_role("region", name="Knockout bracket")
     bracket.scroll_into_view_if_needed()
     bracket.screenshot(path=str(ARTIFACTS / "site-08-phone-bracket.png"))
@@ -233,8 +234,10 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     base = live_server.url
-    public = ["/", "/t/rwc/", "/t/rwc/?by=day", "/t/rwc/teams/FRA/", f"/t/rwc/matches/{first.pk}/",
-              "/accounts/login/", "/signup/", "/t/rwc/print/fixtures/"]
+    public = ["/", "/t/rwc/", "/t/rwc/fixtures/?by=day", "/t/rwc/fixtures/?by=pitch", "/t/rwc/bracket/",
+              "/t/rwc/chances/", "/t/rwc/teams/FRA/", f"/t/rwc/matches/{first.pk}/", "/t/rwc/poster/",
+              "/t/rwc/screen/", "/t/rwc/embed/standings/", "/t/rwc/print/standings/", "/accounts/login/",
+              "/signup/", "/t/rwc/print/fixtures/"]
     page.goto(f"{base}/accounts/login/")
     failures = {}
 
@@ -334,6 +337,7 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
         table = phone.get_by_role("table", name=f"Pool {pool.name}")
         assert table.locator("tbody th .code").all_inner_texts() == [r.team_code for r in rows]
         assert all(r.played == 4 for r in rows)
+    phone.get_by_role("navigation", name="Tournament").get_by_role("link", name="Bracket").click()
     bracket = phone.get_by_role("region", name="Knockout bracket")
     sf1_box = bracket.locator('li.bracket-match:has(span.code:text-is("SF1"))')
     assert qf1.away.team.code in sf1_box.inner_text()

@@ -624,6 +624,13 @@ def test_knockout_correction_needs_reset_later_rounds(organiser, anon):
     final = next(f for f in Fixture.objects.filter(tournament__slug="ko", home__isnull=False, away__isnull=False)
                  if f.pk not in {s.pk for s in semis})
     _play(client, final, 6, 3)
+    # The final was the last match: the tournament is finished, and finished is final until it is reopened.
+    assert Tournament.objects.get(slug="ko").status == Tournament.Status.FINISHED
+    refused = _play(client, semis[0], 3, 9, status=409)
+    assert refused.json()["code"] == "finished" and "reopen" in refused.json()["detail"]
+    assert anon.post("/api/tournaments/ko/reopen/").status_code in DENIED_ANONYMOUS
+    assert client.post("/api/tournaments/ko/reopen/").json()["status"] == Tournament.Status.IN_PROGRESS
+    assert client.post("/api/tournaments/ko/reopen/").status_code == 409  # not finished any more
     # Turning the first semi-final round would change the final, which was played: refused, naming it.
     response = _play(client, semis[0], 3, 9, status=400)
     assert final.code in str(response.json())

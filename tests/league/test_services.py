@@ -311,7 +311,7 @@ def test_result_delete(four_team_league, organiser):
         services.result_delete(fixture=fixture)
 
 
-def test_first_result_starts_a_draft_tournament():
+def test_a_result_never_publishes_a_draft_and_publishing_a_complete_one_finishes_it():
     t = services.tournament_create(name="Cup", slug="cup")
     services.entries_add(tournament=t, teams=["FRA", "NZL"], pool="A")
     services.fixtures_generate_round_robin(tournament=t, start_date=date(2026, 5, 2))
@@ -319,4 +319,7 @@ def test_first_result_starts_a_draft_tournament():
     assert timezone.localtime(fixture.kickoff).replace(tzinfo=None) == datetime(2026, 5, 2, 14, 0)
     services.result_record(fixture=fixture, home_score=0, away_score=0)
     t.refresh_from_db()
-    assert t.status == Tournament.Status.IN_PROGRESS
+    assert t.status == Tournament.Status.DRAFT  # entering a result by hand is not publishing
+    services.tournament_publish(tournament=t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED  # every result was in already

@@ -82,30 +82,37 @@ def test_tournament_page_shows_pool_tables_and_results(client, rwc_played):
     leader = rows[0]
     assert f'<span class="code">{leader.team_code}</span>' in html
     assert f"<strong>{leader.points}</strong>" in html
+    # The fixtures are on their own tab, one round at a time.
     fixture = rwc_played.fixtures.order_by("pk").first()
     result = fixture.result
-    assert f"{result.home_score}<span aria-hidden=\"true\">–</span>" in html
-    assert "Round 1" in html and "Stade de France" in html
+    fixtures = page(client, reverse("league:tournament_fixtures", args=["rwc"]) + "?round=1")
+    assert f"{result.home_score}<span aria-hidden=\"true\">–</span>" in fixtures
+    assert "Round 1" in fixtures and "Stade de France" in fixtures
 
 
 def test_fixtures_by_day(client, organiser):
     import datetime as dt
 
     preset_run("rwc2023", name="Dated", slug="dated", user=organiser, start_date=dt.date(2023, 9, 8))
-    html = page(client, reverse("league:tournament", args=["dated"]) + "?by=day")
-    assert "Friday 8 September 2023" in html
-    assert "Friday 15 September 2023" in html
+    url = reverse("league:tournament_fixtures", args=["dated"])
+    html = page(client, url + "?by=day")
+    assert "Friday 8 September 2023" in html  # the first day with matches still to play
+    assert "Fri 15 Sep" in html  # the next day is one tap away
+    assert "Friday 15 September 2023" in page(client, url + "?by=day&day=2023-09-15")
+    # The page of the day before the tabs redirects to the tab.
+    response = client.get(reverse("league:tournament", args=["dated"]) + "?by=day")
+    assert response.status_code == 302 and response["Location"] == url + "?by=day"
 
 
 def test_tournament_page_query_count_is_fixed(client, rwc_played, organiser, django_assert_max_num_queries,
                                               django_assert_num_queries):
     url = reverse("league:tournament", args=["rwc"])
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(24):  # 4 pools: the tournament, its shape, 4 queries a table, next
         page(client, url)
     # Cached for anonymous visitors: the tournament row and the whole page come from the cache.
     with django_assert_num_queries(0):
         page(client, url)
-    # A signed-in organiser: session, user, organisers check, odds, progress; never the tables again.
+    # A signed-in organiser: session, user, organisers check, progress; never the tables again.
     client.force_login(organiser)
     with django_assert_max_num_queries(8):
         html = page(client, url)
@@ -113,8 +120,8 @@ def test_tournament_page_query_count_is_fixed(client, rwc_played, organiser, dja
 
 
 def test_cache_is_invalidated_by_a_result_change(client, rwc_played, organiser, django_assert_max_num_queries):
-    url = reverse("league:tournament", args=["rwc"])
     fixture = rwc_played.fixtures.order_by("pk").first()
+    url = reverse("league:tournament_fixtures", args=["rwc"]) + f"?round={fixture.round_number}"
     before = page(client, url)
     assert "99<span" not in before
     services.result_record(fixture=fixture, home_score=99, away_score=0, home_tries=15, away_tries=0,
@@ -126,30 +133,36 @@ def test_cache_is_invalidated_by_a_result_change(client, rwc_played, organiser, 
 
 
 def test_committed_change_drops_the_cached_tournament(client, rwc_played, organiser,
-                                                      django_capture_on_commit_callbacks):
+                                                      django_capture_on_commit_callbacks,
+                                                      django_assert_num_queries):
     from league.cache import tournament_by_slug
 
     url = reverse("league:tournament", args=["rwc"])
     page(client, url)
-    before = tournament_by_slug("rwc").version
-    fixture = rwc_played.fixtures.order_by("pk").first()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.tournament_update(tournament=rwc_played, name="World Cup")
+    assert callbacks  # the cached row is dropped again once the change is committed
+    assert tournament_by_slug("rwc").name == "World Cup"
+    # A result changes the sections that show it, not the tournament's row: that stays cached.
+    fixture = rwc_played.fixtures.order_by("pk").first()
+    with django_capture_on_commit_callbacks(execute=True):
         services.result_record(fixture=fixture, home_score=50, away_score=0, home_tries=8, away_tries=0,
                                user=organiser)
-    assert callbacks  # the cached row is dropped again once the change is committed
-    assert tournament_by_slug("rwc").version > before
-    assert '50<span aria-hidden="true">' in page(client, url)
+    with django_assert_num_queries(0):
+        tournament_by_slug("rwc")
+    assert '50<span aria-hidden="true">' in page(client, reverse("league:tournament_fixtures", args=["rwc"])
+                                                 + f"?round={fixture.round_number}")
 
 
 def test_cache_serves_the_stored_page_without_recomputing(client, rwc_played, monkeypatch):
     url = reverse("league:tournament", args=["rwc"])
     page(client, url)
-    from league import pages
+    from web import sections
 
     def boom(*args, **kwargs):
         raise AssertionError("standings recomputed for a cached page")
 
-    monkeypatch.setattr(pages, "standings", boom)
+    monkeypatch.setattr(sections, "pool_rows", boom)
     assert "Pool A" in page(client, url)
 
 
@@ -158,18 +171,19 @@ def test_cache_is_per_language(client, rwc_played):
     english = page(client, url)
     client.cookies["django_language"] = "fr"
     french = page(client, url)
-    assert "Pool tables" in english
-    assert "Pool tables" not in french and "Classements" in french
+    assert ">Standings</a>" in english
+    assert ">Standings</a>" not in french and ">Classements</a>" in french
 
 
 def test_team_page(client, rwc_played, django_assert_max_num_queries):
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(12):
         html = page(client, reverse("league:team", args=["rwc", "fra"]))
-    assert "France" in html and "Position" in html
+    assert "France" in html and "Position" in html and "Next match" in html
     from django.db.models import Q
 
     france = Q(home__team__code="FRA") | Q(away__team__code="FRA")
-    assert html.count('<li class="fixture') == rwc_played.fixtures.filter(france).count() >= 4
+    # Every fixture of the team, and its next match on top.
+    assert html.count('<li class="fixture') == rwc_played.fixtures.filter(france).count() + 1 >= 5
     page(client, reverse("league:team", args=["rwc", "XXX"]), status=404)
 
 
@@ -462,11 +476,11 @@ def test_simulation_page_starts_a_run(org_client, rwc, monkeypatch):
 def test_odds_table_when_available(client, rwc_played, monkeypatch):
     from matches import odds as match_odds
 
-    odds = {"columns": ["1st", "2nd"], "rows": [{"team": "FRA", "name": "France", "values": ["61%", "30%"]}],
-            "runs": 10000}
+    odds = {"columns": ["1st", "2nd"], "places": 2, "current": True, "runs": 10000,
+            "rows": [{"team": "FRA", "name": "France", "pool": "A", "values": ["61%", "30%"]}]}
     monkeypatch.setattr(match_odds, "tournament_odds", lambda tournament: odds)
-    html = page(client, reverse("league:tournament", args=["rwc"]))
-    assert "Chances" in html and "61%" in html and "10000 runs" in html
+    html = page(client, reverse("league:tournament_chances", args=["rwc"]))
+    assert "Chances" in html and "61%" in html and "10000 times" in html
 
 
 def test_swiss_fixtures_pair_a_round(org_client, organiser):

@@ -536,6 +536,20 @@ def _bad_gets(world) -> list[str]:
         f"/matches/{match}/resign/", f"/matches/{HUGE}/draw/", "/matches/rules/nope/", "/matches/rules/manual/",
         "/matches/rules/" + "x" * 300 + "/", f"/matches/{match}/replay/?step=abc&fragment=1",
         "/matches/mine/?fragment=%00",
+        # The public tabs, the live check, the big screen, embeds, print, the poster, badges (issue 15).
+        "/t/cup/?pool=%00&page=-3", "/t/cup/?page=99999999999", "/t/cup/fixtures/?by=round&round=abc&page=%00",
+        "/t/cup/fixtures/?by=day&day=2026-02-31", "/t/cup/fixtures/?by=pitch&pitch=" + "x" * 500,
+        "/t/cup/fixtures/?team=%00", "/t/cup/fixtures/?team=" + "Z" * 300, "/t/nope/fixtures/",
+        "/t/cup/bracket/?bracket=%00&from=-1", "/t/draft/bracket/", "/t/cup/chances/?pool=ZZ&page=abc",
+        "/t/cup/live/?s=pool:abc:1!x,round:-1:1,day:2026-13-01:1,team:" + "9" * 40 + ":0,nonsense,%00",
+        "/t/cup/live/?s=" + ",".join(["pool:1:1!x"] * 500), "/t/draft/live/?s=live", "/t/nope/live/",
+        "/t/cup/screen/", "/t/draft/screen/", "/t/cup/poster/", "/t/nope/poster/",
+        "/t/cup/embed/standings/?pool=%00", "/t/cup/embed/bracket/?bracket=nope", "/t/draft/embed/standings/",
+        "/t/cup/print/standings/", "/t/nope/print/bracket/", "/t/nope/qr.svg", "/t/cup/qr.svg",
+        "/crest/ABCD-123456-123456.svg", "/crest/%3Cscript%3E-1F6F3F-FFFFFF.svg", "/crest/AB-1F6F3F-FFFFFF.svg",
+        "/media/logos/..%2f..%2fsettings.py", "/media/logos/" + "0" * 40 + ".png",
+        "/t/others/manage/teams/0/logo/", f"/t/cup/manage/teams/{HUGE}/logo/",
+        "/t/cup/manage/reopen/",  # a GET to a POST-only page
     ]
 
 

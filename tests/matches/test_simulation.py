@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from engine import replay
+from league import services
 from league.models import Fixture, Result, Tournament
 from league.selectors import tournament_standings
 from matches import simulation
@@ -118,6 +119,13 @@ def test_stage_knockout_refused_before_the_pools_are_done_and_pools_only_stop_at
     # The quarter-finals are filled by advancement; the knockout stage can go now.
     run = simulation.run_inline(simulation.simulation_create(tournament=tournament, stage="knockout", seed=1))
     assert (run.done, run.total, run.status) == (8, 8, "finished")
+    # The final was the last match: the tournament finished, and a finished tournament refuses simulations.
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    with pytest.raises(ValidationError, match="is finished") as refused:
+        simulation.simulation_create(tournament=tournament, stage="all")
+    assert refused.value.code == "conflict"
+    services.tournament_reopen(tournament=tournament)
     with pytest.raises(ValidationError, match="already has a result"):
         simulation.simulation_create(tournament=tournament, stage="all")
 

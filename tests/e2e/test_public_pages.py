@@ -1,0 +1,270 @@
+"""The public tournament page in a real browser on a 390 x 844 phone (issue 15): standings first, any pool's table
+and any team's next fixture within two taps, results appearing by themselves within 2 s, the big screen cycling,
+the embed framed by another site. Screenshots of every tab, the big screen and the poster go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.server
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(autouse=True)
+def nations(transactional_db):
+    from league.models import Team
+    from league.nations import RWC2023_NATIONS
+
+    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
+        Team.objects.get_or_create(code=code, defaults={
+            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
+            "rwc2023_pool": pool, "world_ranking": ranking})
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"public-{name}.png"), full_page=True)
+
+
+def phone_page(browser, *, live: bool = False):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    if not live:
+        # Pages that do not test the live updates check rarely: the local SQLite live server shares one
+        # in-memory database between its threads, and a check in flight while the next page loads can lock it.
+        context.add_init_script("window.rugbyLiveInterval = 60000;")
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    return page
+
+
+def rwc(user, played: int = 20):
+    from league import services
+    from league.models import Fixture
+    from league.services import tournament_create_from_preset as preset_run
+
+    tournament = preset_run("rwc2023", name="School World Cup", slug="wc", user=user,
+                            start_date=dt.date(2026, 9, 8), venues=["Main field", "Back field"])
+    for i, fixture in enumerate(Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk")[:played]):
+        home_tries = (i % 4) + 1
+        services.result_record(fixture=fixture, user=user, home_score=home_tries * 7, away_score=5,
+                               home_tries=home_tries, away_tries=1)
+    return tournament
+
+
+class Taps:
+    """Counts the taps a visitor makes."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator):
+        locator.tap()
+        self.count += 1
+
+
+def test_any_pool_table_and_any_next_fixture_within_two_taps(browser, live_server, django_user_model):
+    from django.db.models import Q
+
+    from league.models import Fixture, Pool
+
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    tournament = rwc(user)
+    page = phone_page(browser)
+    base = live_server.url
+    for pool in Pool.objects.filter(tournament=tournament):
+        page.goto(f"{base}/t/wc/")
+        # Standings first: every pool's table is on the first screen's tab, with no tap.
+        table = page.get_by_role("table", name=f"Pool {pool.name}")
+        assert table.is_visible()
+        for entry in pool.entries.select_related("team"):
+            page.goto(f"{base}/t/wc/")
+            taps = Taps(page)
+            taps.tap(page.get_by_role("table", name=f"Pool {pool.name}").get_by_role(
+                "link", name=entry.team.code, exact=False).first)
+            upcoming = (Fixture.objects.filter(Q(home=entry) | Q(away=entry), status="scheduled")
+                        .order_by("kickoff", "round_number", "slot", "pk").first())
+            next_match = page.get_by_role("region", name="Next match")
+            next_match.wait_for()
+            assert f"/t/wc/matches/{upcoming.pk}/" in next_match.inner_html()
+            assert taps.count <= 2
+    shot(page, "team")
+
+
+def test_a_big_tournament_pool_and_team_within_two_taps(browser, live_server, django_user_model):
+    from league import services
+    from league.models import Team
+    from league.services import tournament_create_from_preset as preset_run
+
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    codes = [services.team_save(team=Team(name=f"School {i:02d}", code=f"S{i:02d}"), user=user).code
+             for i in range(48)]
+    tournament = preset_run("pools_knockout", name="Big festival", slug="big", teams=codes, user=user, pools=12,
+                            start_date=dt.date(2026, 9, 8), venues=["A", "B", "C"])
+    page = phone_page(browser)
+    pool = tournament.pools.order_by("order", "name").last()
+    team = pool.entries.select_related("team").order_by("pk").last().team
+    page.goto(f"{live_server.url}/t/big/")
+    taps = Taps(page)
+    taps.tap(page.get_by_role("navigation", name="Pools").get_by_role("link", name=f"Pool {pool.name}", exact=True))
+    page.get_by_role("table", name=f"Pool {pool.name}").wait_for()
+    taps.tap(page.get_by_role("table", name=f"Pool {pool.name}").get_by_role("link", name=team.code, exact=False))
+    page.get_by_role("region", name="Next match").wait_for()
+    assert team.name in page.locator("h1").inner_text()
+    assert taps.count == 2
+    shot(page, "big-pool-chips")
+
+
+def test_a_result_entered_in_another_browser_appears_within_two_seconds(browser, live_server, django_user_model):
+    from league.models import Fixture
+
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    tournament = rwc(user)
+    fixture = (Fixture.objects.filter(tournament=tournament, status="scheduled", stage="pool")
+               .select_related("home__team", "away__team", "pool").order_by("pk").first())
+    base = live_server.url
+    phone = phone_page(browser, live=True)
+    phone.goto(f"{base}/t/wc/")
+    phone.evaluate("window.notReloaded = true")
+    table = phone.get_by_role("table", name=f"Pool {fixture.pool.name}")
+    played_before = table.locator("tr", has_text=fixture.home.team.code).locator("td").nth(1).inner_text()
+
+    organiser = browser.new_context(viewport={"width": 1024, "height": 800}).new_page()
+    organiser.goto(f"{base}/accounts/login/")
+    organiser.get_by_label("Username").fill("org")
+    organiser.get_by_label("Password").fill("pw-organiser-1")
+    organiser.get_by_role("button", name="Sign in").click()
+    organiser.wait_for_url(f"{base}/")
+    organiser.goto(f"{base}/t/wc/manage/results/{fixture.pk}/")
+    organiser.get_by_label("Home score").fill("40")
+    organiser.get_by_label("Away score").fill("3")
+    organiser.get_by_label("Home tries").fill("6")
+    organiser.get_by_label("Away tries").fill("0")
+    organiser.get_by_role("button", name="Save the result").click()
+    organiser.get_by_text("Result saved").wait_for()
+    saved = time.monotonic()
+    # The open page shows it by itself, without a reload: the played count of the home team goes up.
+    phone.wait_for_function(
+        """([pool, code, before]) => {
+            const table = [...document.querySelectorAll("table")].find(
+                t => t.caption && t.caption.textContent.trim() === "Pool " + pool);
+            const row = [...table.querySelectorAll("tbody tr")].find(r => r.textContent.includes(code));
+            return row && row.querySelectorAll("td")[1].textContent.trim() !== before;
+        }""", arg=[fixture.pool.name, fixture.home.team.code, played_before], timeout=5000)
+    elapsed = time.monotonic() - saved
+    assert elapsed <= 2.0, f"the result took {elapsed:.2f} s to appear"
+    assert phone.evaluate("window.notReloaded") is True
+    phone.goto(f"{base}/t/wc/fixtures/?round={fixture.round_number}")
+    assert "40" in phone.locator(f"#fixture-{fixture.pk}").inner_text()
+
+
+def test_every_tab_the_big_screen_and_the_poster_on_a_phone(browser, live_server, django_user_model):
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    rwc(user)
+    page = phone_page(browser)
+    base = live_server.url
+    for name, path in (("standings", "/t/wc/"), ("fixtures-round", "/t/wc/fixtures/"),
+                       ("fixtures-day", "/t/wc/fixtures/?by=day"), ("fixtures-pitch", "/t/wc/fixtures/?by=pitch"),
+                       ("fixtures-team", "/t/wc/fixtures/?team=FRA"), ("bracket", "/t/wc/bracket/"),
+                       ("chances", "/t/wc/chances/"), ("poster", "/t/wc/poster/"),
+                       ("print-standings", "/t/wc/print/standings/")):
+        page.goto(base + path)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), path
+        shot(page, name)
+    # The bracket scrolls sideways inside its own box, not the page.
+    page.goto(base + "/t/wc/bracket/")
+    box = page.get_by_role("region", name="Knockout bracket")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")
+    assert box.evaluate("el => getComputedStyle(el).overflowX") == "auto"
+
+
+def test_the_big_screen_cycles_and_updates_itself(browser, live_server, django_user_model):
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    rwc(user)
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{live_server.url}/t/wc/screen/?seconds=2")
+    titles = []
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and len(set(titles)) < 3:
+        tv.wait_for_timeout(500)
+        title = tv.locator("#slide-title").inner_text()
+        if title and (not titles or titles[-1] != title):
+            titles.append(title)
+            if len(titles) == 2:
+                ARTIFACTS.mkdir(exist_ok=True)
+                tv.screenshot(path=str(ARTIFACTS / "public-big-screen.png"))
+    assert len(set(titles)) >= 3, titles
+    assert "Now and next" in titles[0] or "Pool" in titles[0]
+    assert tv.locator("#stage table, #stage .now-next, #stage .bracket").count() >= 1
+
+
+def test_the_embed_loads_in_an_iframe_on_another_origin_and_the_site_does_not(browser, live_server,
+                                                                              django_user_model, tmp_path):
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    rwc(user)
+    # Another site: a page on another port with the embed code the dashboard gives.
+    host_page = tmp_path / "club.html"
+    host_page.write_text(f"""<!doctype html><html><body><h1>Our club</h1>
+<iframe id="standings" src="{live_server.url}/t/wc/embed/standings/" title="standings" width="600"
+ height="500"></iframe>
+<iframe id="site" src="{live_server.url}/t/wc/" title="site" width="600" height="300"></iframe>
+</body></html>""")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(tmp_path), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_context(viewport={"width": 800, "height": 900}).new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/club.html")
+        embed = page.frame_locator("#standings")
+        embed.get_by_role("table", name="Pool A").wait_for(timeout=10000)
+        assert embed.locator("caption").count() == 4
+        # The rest of the site keeps X-Frame-Options: the browser refuses to show it in the frame.
+        page.wait_for_timeout(500)
+        site = page.frame(url=f"{live_server.url}/t/wc/")
+        assert site is None or site.locator("table").count() == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "public-embed-other-origin.png"), full_page=True)
+    finally:
+        server.shutdown()
