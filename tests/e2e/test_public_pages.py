@@ -80,7 +80,9 @@ def rwc(user, played: int = 20):
 
     tournament = preset_run("rwc2023", name="School World Cup", slug="wc", user=user,
                             start_date=dt.date(2026, 9, 8), venues=["Main field", "Back field"])
-    for i, fixture in enumerate(Fixture.objects.filter(tournament=tournament, stage="pool").order_by("pk")[:played]):
+    # The first rounds in every pool (main's timetable creates fixtures pool by pool).
+    played_first = Fixture.objects.filter(tournament=tournament, stage="pool").order_by("round_number", "pk")[:played]
+    for i, fixture in enumerate(played_first):
         home_tries = (i % 4) + 1
         services.result_record(fixture=fixture, user=user, home_score=home_tries * 7, away_score=5,
                                home_tries=home_tries, away_tries=1)
