@@ -362,3 +362,68 @@ class ScheduleChange(models.Model):
 
     def __str__(self):
         return f"{self.action} in {self.tournament_id}: {self.summary}"
+
+
+class Event(models.Model):
+    """A festival day or a fundraiser evening run as one thing: several divisions (tournaments, each with its
+    own format and points system) sharing one list of pitches or tables and one day's schedule.
+
+    The plan of the day (first kick-off, minutes per match, change-over, the rest a team has between two
+    matches, the time the day must be over by, the pitches) is the event's; every division follows it. A
+    tournament on its own needs no event. Later parts of an event (players registering, nations drawn, money
+    raised, the prize-giving) hang off this row, so everything about the day is found from one link.
+    """
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    visibility = models.CharField(_("visibility"), max_length=10, choices=Tournament.Visibility.choices,
+                                  default=Tournament.Visibility.PUBLIC)
+    status = models.CharField(_("status"), max_length=12, choices=Tournament.Status.choices,
+                              default=Tournament.Status.DRAFT)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_events", blank=True,
+                                        verbose_name=_("organisers"))
+    time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone,
+                                 validators=[validate_time_zone],
+                                 help_text=_("Kick-offs are shown and entered in this zone."))
+    day = models.DateField(_("day"), null=True, blank=True)
+    first_kickoff = models.TimeField(_("first kick-off"), default=dt.time(9, 0))
+    finish_by = models.TimeField(_("finish by"), null=True, blank=True,
+                                 help_text=_("The last match must be over by then. Empty: no limit."))
+    slot_minutes = models.PositiveSmallIntegerField(
+        _("minutes per match"), default=20, validators=[MinValueValidator(1), MaxValueValidator(24 * 60)])
+    changeover_minutes = models.PositiveSmallIntegerField(
+        _("change-over minutes"), default=5, validators=[MaxValueValidator(24 * 60)],
+        help_text=_("Time between two matches on a pitch."))
+    rest_minutes = models.PositiveSmallIntegerField(
+        _("rest between a team's matches (minutes)"), default=0, validators=[MaxValueValidator(24 * 60)],
+        help_text=_("The least time between the end of a team's (or a player's) match and its next one."))
+    pitches = models.JSONField(_("pitches or tables"), default=list, blank=True)
+    # Bumped on every change visitors see (the event or any of its divisions): part of its pages' cache keys.
+    version = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The event's time zone."""
+        return zone(self.time_zone)
+
+
+class Division(models.Model):
+    """A tournament that is part of an event (the under-11s of a festival, the cup of an evening)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
+    # One event at most per tournament; deleting the event leaves its tournaments as they are.
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="division")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event", "order", "id"]
+
+    def __str__(self):
+        return f"{self.tournament_id} in {self.event_id}"

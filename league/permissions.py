@@ -26,7 +26,7 @@ from rest_framework import permissions
 
 from league.cache import tournament_by_slug
 from league.errors import Forbidden, NotFound
-from league.models import Tournament
+from league.models import Event, Tournament
 
 EDIT_DENIED_MESSAGE = _("Only the organisers of this tournament may change it.")
 
@@ -150,3 +150,79 @@ def tournament_for(user, slug: str, *, edit: bool = False, cached: bool = False)
         raise Forbidden(EDIT_DENIED_MESSAGE)
     timezone.activate(tournament.zone)
     return tournament
+
+
+# --- events: the same rules, for an event and its organisers ----------------------------------------------------
+
+EVENT_EDIT_DENIED_MESSAGE = _("Only the organisers of this event may change it.")
+
+
+def can_edit_event(user, event: Event) -> bool:
+    """True when ``user`` may change ``event`` (its settings, divisions and day): its organisers and
+    superusers. Its divisions' tournaments are changed by their own organisers (an event's organisers are
+    made organisers of each division it creates or takes in)."""
+    if not _is_signed_in(user) or event.pk is None:
+        return False
+    if user.is_superuser:
+        return True
+    prefetched = getattr(event, "_prefetched_objects_cache", {}).get("organisers")
+    if prefetched is not None:
+        return any(organiser.pk == user.pk for organiser in prefetched)
+    return event.organisers.filter(pk=user.pk).exists()
+
+
+def can_view_event(user, event: Event) -> bool:
+    """True when ``user`` may read ``event``: anyone unless it is a draft, then only its organisers."""
+    return event.status != Tournament.Status.DRAFT or can_edit_event(user, event)
+
+
+def _organises_event(user) -> Q:
+    if not _is_signed_in(user):
+        return Q(pk__in=[])
+    return Q(pk__in=Event.organisers.through.objects.filter(user_id=user.pk).values("event_id"))
+
+
+def viewable_events(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The events ``user`` may read (``can_view_event`` as a queryset)."""
+    queryset = Event.objects.all() if queryset is None else queryset
+    if _is_signed_in(user) and user.is_superuser:
+        return queryset
+    return queryset.filter(~Q(status=Tournament.Status.DRAFT) | _organises_event(user))
+
+
+def listed_events(user, queryset: QuerySet | None = None) -> QuerySet:
+    """The events shown to ``user`` in lists: public non-drafts plus the ones ``user`` organises."""
+    queryset = Event.objects.all() if queryset is None else queryset
+    if _is_signed_in(user) and user.is_superuser:
+        return queryset
+    return queryset.filter(
+        Q(visibility=Tournament.Visibility.PUBLIC) & ~Q(status=Tournament.Status.DRAFT) | _organises_event(user))
+
+
+def event_for(user, slug: str, *, edit: bool = False) -> Event:
+    """Find an event by slug and check the caller (``tournament_for`` for events): ``NotFound`` when there is
+    none or it is a draft ``user`` does not organise, ``Forbidden`` when ``edit`` and ``user`` may only read it.
+    The event's time zone becomes the current one."""
+    event = Event.objects.filter(slug=slug).first() if len(slug) <= 60 else None
+    if event is None or not can_view_event(user, event):
+        raise NotFound(_("No such event."))
+    if edit and not can_edit_event(user, event):
+        raise Forbidden(EVENT_EDIT_DENIED_MESSAGE)
+    timezone.activate(event.zone)
+    return event
+
+
+class EventPermission(permissions.BasePermission):
+    """DRF permission of events: reading follows ``can_view_event``, writing ``can_edit_event``."""
+
+    message = EVENT_EDIT_DENIED_MESSAGE
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return _is_signed_in(request.user)
+
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return can_view_event(request.user, obj)
+        return can_edit_event(request.user, obj)

@@ -10,7 +10,10 @@ database (``league.services.schedule`` feeds it fixtures and writes back what it
   rest between two matches), a pitch booked twice at once, a match starting before one it depends on is
   over;
 * :func:`plan` places rounds of matches on a grid of time slots (a slot's length plus a change-over) over
-  the pitches, round after round, around bookings that already exist.
+  the pitches, round after round, around bookings that already exist;
+* :func:`plan_divisions` places several divisions of one event on the same pitches and grid (round *i* of
+  every division together, the divisions' matches taking turns), and :func:`overrun` says by how many slots
+  a day does not fit before the time it must be over by.
 
 Keys, teams and pitches are any hashable values: fixture ids, entry ids and venue names for one
 tournament; ``(tournament, fixture)`` pairs and club-wide pitch names when several divisions share the
@@ -24,6 +27,9 @@ from collections import defaultdict
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeVar
+
+T = TypeVar("T")
 
 TEAM = "team"
 PITCH = "pitch"
@@ -266,3 +272,37 @@ def _place(match: Match, calendar: _Calendar, *, first: datetime, step: timedelt
             if calendar.pitch_free(pitch, trial):
                 return Booking(match.key, start, start + length, pitch, match.teams, match.after), slot
     raise ValueError(f"no slot found for {match.key!r} in {MAX_SLOTS} slots")
+
+
+def interleave(groups: Sequence[Sequence[T]]) -> list[T]:
+    """The groups' items taking turns: the first of each group, then the second of each... (A, B, C, A, ...)."""
+    out: list[T] = []
+    for index in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[index] for g in groups if index < len(g))
+    return out
+
+
+def plan_divisions(divisions: Sequence[Sequence[Sequence[Match]]], *, start: datetime,
+                   pitches: Sequence[Hashable], length: timedelta, changeover: timedelta = timedelta(0),
+                   busy: Iterable[Booking] = (), rest: timedelta = timedelta(0)) -> list[tuple[Booking, int]]:
+    """Place several divisions' rounds on one day's grid of shared pitches (see :func:`plan`).
+
+    ``divisions``: each division's rounds in playing order. Round *i* of every division is played together,
+    the divisions' matches taking turns for the slots, so no division waits for another's whole day; a team
+    (any hashable: give the same value to a team or a player entered in two divisions) is never booked twice
+    at once or less than ``rest`` apart, and a pitch never twice at once. Keys must be unique across the
+    divisions. Returns each match's booking and its slot, rounds in order.
+    """
+    count = max((len(d) for d in divisions), default=0)
+    rounds = [interleave([d[i] for d in divisions if i < len(d)]) for i in range(count)]
+    return plan(rounds, starts=[start] * count, pitches=pitches, length=length, changeover=changeover,
+                busy=busy, rest=rest)
+
+
+def overrun(bookings: Iterable[Booking], *, finish: datetime, step: timedelta) -> tuple[int, int]:
+    """How many matches end after ``finish``, and by how many slots of ``step`` the latest is late: the day
+    "does not fit by N slots" (``(0, 0)`` when everything is over in time)."""
+    late = [b.end for b in bookings if b.end > finish]
+    if not late:
+        return 0, 0
+    return len(late), -(-(max(late) - finish) // step)

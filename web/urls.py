@@ -7,7 +7,7 @@ works without JavaScript.
 
 from django.urls import path
 
-from web import views
+from web import events, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
@@ -27,4 +27,11 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", views.manage, name="manage"),
     path("t/<slug:slug>/manage/reopen/", views.manage_reopen, name="manage_reopen"),
     path("t/<slug:slug>/manage/simulate/", views.manage_simulate, name="manage_simulate"),
+    # Events: several divisions on one day's pitches.
+    path("events/", events.event_list, name="event_list"),
+    path("events/new/", events.event_new, name="event_new"),
+    path("e/<slug:slug>/", events.event_detail, name="event"),
+    path("e/<slug:slug>/screen/", events.event_screen, name="event_screen"),
+    path("e/<slug:slug>/qr.svg", events.event_qr, name="event_qr"),
+    path("e/<slug:slug>/manage/", events.event_manage, name="event_manage"),
 ]

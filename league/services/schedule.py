@@ -10,6 +10,11 @@ drawn, the next Swiss round after a result -- follow it. The placing and the cla
 A change by hand (``fixture_move``, ``fixtures_push``, ``fixtures_swap``) is refused with a message naming
 the clash it would make (a team twice at once, a pitch double-booked, a match before one it depends on),
 and every change is a ``ScheduleChange`` row.
+
+A tournament that is a division of an event shares the event's pitches and day: its fixtures are placed
+around the other divisions' (``league.event_selectors``: a team or player in two divisions is one side, with
+the event's rest between its matches) and a change by hand is refused for a clash with another division too.
+The event's row is locked before the tournament's, as ``league.services.events`` does.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from django.utils.translation import gettext as _
 from league import timetable
 from league.cache import tournament_changed
 from league.errors import Conflict, DomainError
+from league.event_selectors import event_bookings, event_clash_messages, event_fixtures, fixture_sides, rest_gap
 from league.exports import fixture_title, result_of
-from league.models import Fixture, ScheduleChange, Tournament
+from league.models import Event, Fixture, ScheduleChange, Tournament
 from league.schedule_selectors import (
     clash_messages,
     dependencies,
@@ -58,9 +64,27 @@ def _all_fixtures(tournament: Tournament) -> list[Fixture]:
     return list(timetable_fixtures(tournament).select_for_update(of=("self",)))
 
 
+def _lock_event(tournament_id: int) -> Event | None:
+    """The event the tournament is a division of, locked until the change commits (two organisers of two
+    divisions cannot both pass the clash check with moves that clash with each other); None: on its own."""
+    return Event.objects.select_for_update().filter(divisions__tournament_id=tournament_id).first()
+
+
+def _other_divisions(event: Event, tournament: Tournament) -> list[Fixture]:
+    """The fixtures of the event's other divisions, locked like the tournament's own."""
+    return list(event_fixtures(event).exclude(tournament=tournament).select_for_update(of=("self",)))
+
+
 def _refuse_clashes(tournament: Tournament, fixtures: list[Fixture], moved: Collection[int]) -> None:
-    """Raise ``Conflict`` naming the first clash that the fixtures ``moved`` are in (others are not ours)."""
+    """Raise ``Conflict`` naming the first clash that the fixtures ``moved`` are in (others are not ours);
+    in an event, with the other divisions' fixtures and the event's rest between a team's matches too."""
     messages = clash_messages(tournament, fixtures, involving=set(moved))
+    event = _lock_event(tournament.pk)
+    if not messages and event is not None:
+        for f in fixtures:  # the event's messages name each fixture's division
+            f.tournament = tournament
+        messages = event_clash_messages(event, fixtures + _other_divisions(event, tournament),
+                                        involving=set(moved))
     if messages:
         message = messages[0]
         if len(messages) > 1:
@@ -209,6 +233,12 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
 def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -> list[Fixture]:
     """Place the fixtures ``to_place`` round after round around the others; returns those it changed."""
     deps = dependencies(fixtures)
+    # In an event: placed around the other divisions, a team or player being one side across them.
+    event = _lock_event(tournament.pk)
+    sides, busy, rest = fixture_teams, [], dt.timedelta(0)
+    if event is not None:
+        sides, rest = fixture_sides, rest_gap(event)
+        busy = event_bookings(_other_divisions(event, tournament))
     rounds: dict[int, list[Fixture]] = defaultdict(list)
     for f in fixtures:
         if f.pk in to_place or is_booked(f):
@@ -216,13 +246,13 @@ def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -
     numbers = sorted(rounds)
     ordered = [_round_order(rounds[n]) for n in numbers]
     byes = {n: [f for f in rounds[n] if is_bye(f) and f.pk in to_place] for n in numbers}
-    matches = [[timetable.Match(key=f.pk, teams=fixture_teams(f), after=deps.get(f.pk, frozenset()),
+    matches = [[timetable.Match(key=f.pk, teams=sides(f), after=deps.get(f.pk, frozenset()),
                                 start=None if f.pk in to_place else f.kickoff,
                                 pitch=None if f.pk in to_place else (f.venue or None))
                 for f in group if not is_bye(f)] for group in ordered]
     placed = timetable.plan(matches, starts=_round_starts(tournament, numbers), pitches=list(tournament.pitches or []),
                             length=match_length(tournament),
-                            changeover=dt.timedelta(minutes=tournament.changeover_minutes))
+                            changeover=dt.timedelta(minutes=tournament.changeover_minutes), busy=busy, rest=rest)
     by_pk = {f.pk: f for f in fixtures}
     changed = []
     for booking, slot in placed:
@@ -268,6 +298,7 @@ def schedule_retime(*, tournament: Tournament, user: Any = None, reason: str = "
     where they were and the others are placed after them. Returns how many fixtures were placed."""
     caller = tournament
     with transaction.atomic():
+        _lock_event(tournament.pk)
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         schedule_settings_save(tournament=tournament, **settings)
         for name in SETTINGS_FIELDS:  # the caller's copy shows the plan it asked for
@@ -315,6 +346,7 @@ def fixture_move(*, fixture: Fixture, kickoff: dt.datetime | None, venue: str, u
     _check_kickoff(kickoff)
     venue = _venue(venue)
     with transaction.atomic():
+        _lock_event(fixture.tournament_id)
         tournament = Tournament.objects.select_for_update().get(pk=fixture.tournament_id)
         everything = _all_fixtures(tournament)
         target = next((f for f in everything if f.pk == fixture.pk), None)
@@ -349,6 +381,7 @@ def fixtures_push(*, tournament: Tournament, day: dt.date, after: dt.time, minut
     start = dt.datetime.combine(day, after).replace(tzinfo=tz)
     end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 0)).replace(tzinfo=tz)
     with transaction.atomic():
+        _lock_event(tournament.pk)
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         everything = _all_fixtures(tournament)
         moving = [f for f in everything if f.kickoff is not None and start <= f.kickoff < end and is_open(f)]
@@ -376,6 +409,7 @@ def fixtures_swap(*, first: Fixture, second: Fixture, user: Any = None, reason: 
     if first.pk == second.pk:
         raise DomainError({"other": [_("Choose another fixture to swap with.")]})
     with transaction.atomic():
+        _lock_event(first.tournament_id)
         tournament = Tournament.objects.select_for_update().get(pk=first.tournament_id)
         everything = _all_fixtures(tournament)
         by_pk = {f.pk: f for f in everything}
