@@ -26,7 +26,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import exports, forms, pages, schedule_selectors, selectors, services
+from league import event_selectors, exports, forms, pages, schedule_selectors, selectors, services
 from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
 from league.models import Entry, Fixture, Result, team_code
@@ -521,7 +521,7 @@ def manage_schedule(request, slug):
         "tournament": tournament, "days": listed, "plan_form": plan_form,
         "push_form": push_form, "clashes": schedule_selectors.schedule_clashes(tournament),
         "changes": schedule_selectors.schedule_changes(tournament, limit=10), "open_plan": action == "plan",
-        "open_push": action == "push"})
+        "open_push": action == "push", "event": event_selectors.event_of(tournament)})
 
 
 def _next_kickoff(listed, day, tournament):

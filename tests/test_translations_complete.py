@@ -30,7 +30,7 @@ from django.utils.functional import Promise
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("af", "fr")
 TEMPLATE_DIRS = ("templates", "league/templates", "matches/templates", "web/templates")
-FORM_MODULES = ("league.forms", "matches.forms", "league.admin")
+FORM_MODULES = ("league.forms", "league.event_forms", "matches.forms", "league.admin")
 # Words that are the same in every language: names of things, not sentences.
 PROPER_NAMES = {"Bokx", "RUGBY_Bokx", "Django", "Swagger", "Redoc", "iCalendar", "CSV", "JSON"}
 WORD = re.compile(r"[A-Za-z][a-z]{2,}")

@@ -11,7 +11,6 @@ division's version.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import segno
@@ -138,9 +137,7 @@ def event_qr(request: HttpRequest, slug: str) -> HttpResponse:
     key = f"league:event-qr:{event.pk}:{url}"[:240]
     svg = cache.get(key)
     if svg is None:
-        out = io.BytesIO()
-        segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
-        svg = out.getvalue().decode()
+        svg = segno.make(url, error="m").svg_inline(scale=4, border=2)
         cache.set(key, svg, QR_TIMEOUT)
     return HttpResponse(svg, content_type="image/svg+xml")
 
@@ -230,7 +227,8 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
     fixtures = list(event_selectors.event_fixtures(event))
     return render(request, "web/event_manage.html", {
         "event": event, "divisions": event_selectors.event_divisions(event), "action": action,
-        "settings_form": settings_form, "new_form": new_form, "add_form": add_form if mine else None,
+        "settings_form": settings_form, "new_form": new_form,
+        "add_form": add_form if mine or action == "add_division" else None,
         "push_form": push_form, "organiser_form": organiser_form,
         "grid": event_selectors.event_grid(event, fixtures),
         "clashes": event_selectors.event_clash_messages(event, fixtures),

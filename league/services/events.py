@@ -69,7 +69,7 @@ def event_values_validate(values: dict[str, Any]) -> dict[str, Any]:
         raise DomainError({name: [_("This cannot be set on an event.")] for name in unknown})
     errors: dict[str, list[str]] = {}
     out = dict(values)
-    plan = {k: out[k] for k in ("slot_minutes", "changeover_minutes", "pitches") if k in out}
+    plan: dict[str, Any] = {k: out[k] for k in ("slot_minutes", "changeover_minutes", "pitches") if k in out}
     try:
         out.update(schedule_settings_validate(plan))
     except ValidationError as exc:

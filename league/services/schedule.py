@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from typing import Any, cast
 
 from django.db import transaction
@@ -235,7 +235,9 @@ def _plan(tournament: Tournament, fixtures: list[Fixture], to_place: set[int]) -
     deps = dependencies(fixtures)
     # In an event: placed around the other divisions, a team or player being one side across them.
     event = _lock_event(tournament.pk)
-    sides, busy, rest = fixture_teams, [], dt.timedelta(0)
+    sides: Callable[[Fixture], frozenset[Hashable]] = fixture_teams
+    busy: list[timetable.Booking] = []
+    rest = dt.timedelta(0)
     if event is not None:
         sides, rest = fixture_sides, rest_gap(event)
         busy = event_bookings(_other_divisions(event, tournament))
