@@ -59,11 +59,11 @@ def _division_body(tournament: Tournament) -> str:
     def build() -> str:
         fixtures = pages.fixtures(tournament)
         kind, format_rows = pages.format_table(tournament)
-        return render_to_string("web/_tournament_body.html", {
+        return render_to_string("web/_event_division.html", {
             "tournament": tournament, "tables": pages.standings(tournament) if kind == "" else [],
             "format_table": kind, "format_rows": format_rows, "rounds": pages.group_rounds(fixtures),
             "days": None, "by": "round", "bracket_html": pages.bracket_html(tournament, pages.bracket(tournament)),
-            "has_fixtures": bool(fixtures), "in_event": True})
+            "has_fixtures": bool(fixtures)})
     return cached_fragment(tournament, "event-division", build)
 
 
@@ -124,9 +124,13 @@ def event_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The big screen: now and next, then each division in turn (``static/js/event-screen.js``)."""
     event = event_for(request.user, slug)
 
+    asked = request.GET.get("seconds", "")
+    seconds = min(max(int(asked), 2), 300) if asked.isascii() and asked.isdigit() and len(asked) < 4 \
+        else SCREEN_SECONDS
+
     def context() -> dict[str, Any]:
-        return {**_event_context(request, event), "seconds": SCREEN_SECONDS}
-    return _render_cached(request, event, "web/event_screen.html", "screen", context)
+        return {**_event_context(request, event), "seconds": seconds}
+    return _render_cached(request, event, "web/event_screen.html", f"screen:{seconds}", context)
 
 
 @require_GET
@@ -137,7 +141,9 @@ def event_qr(request: HttpRequest, slug: str) -> HttpResponse:
     key = f"league:event-qr:{event.pk}:{url}"[:240]
     svg = cache.get(key)
     if svg is None:
-        svg = segno.make(url, error="m").svg_inline(scale=4, border=2)
+        # An <svg> element for a page, made a document of its own (an <img> needs the namespace).
+        svg = segno.make(url, error="m").svg_inline(scale=4, border=2).replace(
+            "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
         cache.set(key, svg, QR_TIMEOUT)
     return HttpResponse(svg, content_type="image/svg+xml")
 
