@@ -180,6 +180,8 @@ SPECTACULAR_SETTINGS = {
     # validatorUrl None: Swagger UI would otherwise send the schema to validator.swagger.io for a badge.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
+    # Tournaments and events share their statuses: one enum, with the name it always had.
+    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "league.models.Tournament.Status"},
 }
 
 # Celery: Redis when REDIS_URL is set; otherwise a file-system broker that

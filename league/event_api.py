@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -32,6 +32,14 @@ from league.permissions import (
 from league.services import events as event_services
 
 # --- serializers --------------------------------------------------------------------------------------------------
+
+
+@extend_schema_field({"type": "string", "pattern": r"^\d{2}:\d{2}$", "example": "09:00"})
+class LocalTimeField(serializers.TimeField):
+    """A local time of the event's day, read and written as "HH:MM" (no zone: the event's zone is its own)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)
 
 
 class DivisionSerializer(serializers.ModelSerializer):
@@ -56,6 +64,9 @@ class EventSerializer(serializers.ModelSerializer):
     pitches = serializers.ListField(child=serializers.CharField(max_length=80, allow_blank=True), required=False,
                                     max_length=100)
     slug = serializers.SlugField(max_length=60, required=False, allow_blank=True)
+    first_kickoff = LocalTimeField(required=False, help_text=_("First kick-off, HH:MM (the event's local time)."))
+    finish_by = LocalTimeField(required=False, allow_null=True,
+                               help_text=_("The last match must be over by then, HH:MM; null: no limit."))
 
     class Meta:
         model = Event
@@ -90,7 +101,7 @@ class DivisionCreateSerializer(serializers.Serializer):
 class EventPushSerializer(serializers.Serializer):
     """The day runs late: every fixture still to play from ``after`` moves ``minutes`` later."""
 
-    after = serializers.TimeField(help_text=_("Fixtures kicking off at or after this local time, HH:MM."))
+    after = LocalTimeField(help_text=_("Fixtures kicking off at or after this local time, HH:MM."))
     minutes = serializers.IntegerField(min_value=-12 * 60, max_value=12 * 60,
                                        help_text=_("Minutes later (negative: earlier); not 0."))
     day = serializers.DateField(required=False, help_text=_("The local day (default: the event's)."))
@@ -110,6 +121,7 @@ class TimetableFixtureSerializer(serializers.ModelSerializer):
     """One fixture of the day: its division, teams, kick-off, pitch and whether it has been played."""
 
     division = serializers.CharField(source="tournament.slug", read_only=True)
+    status = serializers.CharField(read_only=True, help_text=_("scheduled, live, played or cancelled"))
     title = serializers.SerializerMethodField()
     played = serializers.SerializerMethodField()
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
+from league.models import Division, Entry, Event, Fixture, Pool, Result, ResultChange, Team, Tournament
 from matches.models import EntryPass, Match, MatchAction, MatchSeat, SimulationRun
 
 DIGEST_MODELS = (Tournament, Tournament.organisers.through, Team, Entry, Pool, Fixture, Result, ResultChange, Match,
-                 MatchSeat, MatchAction, EntryPass, SimulationRun, Token)
+                 MatchSeat, MatchAction, EntryPass, SimulationRun, Token, Event, Event.organisers.through, Division)
 
 
 def database_digest(exclude: tuple = ()) -> list:

@@ -39,6 +39,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from league import services
 from league.models import Entry, Fixture, Pool, Tournament
+from league.services import events as event_services
 from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches import simulation
@@ -113,6 +114,14 @@ def world(organiser, django_user_model):
     QualificationOdds.objects.create(tournament=cup, version=cup.version, runs=10, model="fuzz",
                                      data={"runs": 10, "teams": []})
     tournaments = [cup, knockout, swiss, solo, draft, others]
+    # An event with two divisions on shared pitches, its day scheduled; a draft event; a stranger's event.
+    festival = event_services.event_create(name="Fuzz festival", slug="fuzz-festival", user=organiser,
+                                           day=date(2027, 4, 3), pitches=["P1", "P2"], status="in_progress")
+    event_services.division_add(event=festival, tournament=swiss, user=organiser)
+    event_services.division_add(event=festival, tournament=solo, user=organiser)
+    event_services.event_schedule(event=festival, user=organiser)
+    event_services.event_create(name="Fuzz draft day", slug="fuzz-draft-day", user=organiser)
+    event_services.event_create(name="Their day", slug="fuzz-their-day", user=stranger, status="in_progress")
     fixtures = Fixture.objects.filter(tournament__in=tournaments)
     return {
         "headers": {
@@ -128,6 +137,8 @@ def world(organiser, django_user_model):
             "pools": {"id": list(Pool.objects.filter(tournament__in=tournaments).values_list("pk", flat=True))},
             "fixtures": {"id": [f.pk for f in played] + list(fixtures.values_list("pk", flat=True))},
             "matches": {"id": [match.pk], "n": [0, 1, match.ply, match.ply + 1]},
+            "events": {"slug": ["fuzz-festival", "fuzz-draft-day", "fuzz-their-day"],
+                       "division": ["fuzz-swiss", "fuzz-solo", "fuzz-cup"]},
         },
     }
 

@@ -11,8 +11,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from league import services, timetable
@@ -448,3 +450,63 @@ def test_api_reads_run_a_fixed_number_of_queries(organiser, url, queries):
         assert response.status_code == 200
         counts.append(len(context))
     assert counts == [queries, queries], [q["sql"] for q in context.captured_queries]
+
+
+# --- properties, on the database ------------------------------------------------------------------------------
+
+NATIONS = ["FRA", "NZL", "IRE", "RSA", "ENG", "ARG", "WAL", "FIJ", "SCO", "AUS", "ITA", "URU", "NAM", "POR", "JPN"]
+changes = st.lists(st.tuples(st.sampled_from(["move", "push", "event_push"]), st.integers(0, 10_000),
+                             st.integers(0, 10_000), st.integers(-60, 60)), max_size=4)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sizes=st.lists(st.integers(2, 5), min_size=1, max_size=3), pitches=st.integers(1, 4),
+       rest=st.integers(0, 30), finish=st.one_of(st.none(), st.integers(30, 600)), shared=st.booleans(),
+       ops=changes)
+def test_any_day_is_placed_with_no_clash_or_refused_by_slots_and_changes_never_store_one(
+        organiser, sizes, pitches, rest, finish, shared, ops):
+    with transaction.atomic():
+        names = [f"Pitch {i + 1}" for i in range(pitches)]
+        event = make_event(organiser, slug="prop", pitches=names, rest_minutes=rest,
+                           finish_by=None if finish is None else (dt.datetime(2000, 1, 1, 9) + dt.timedelta(
+                               minutes=finish)).time())
+        start = 0
+        for index, size in enumerate(sizes):
+            division = league_division(event, organiser, f"prop-{index}", NATIONS[start:start + size])
+            start += size
+            if shared and index:  # one person plays a side in this division and in the first
+                division.entries.filter(pk=division.entries.order_by("pk").first().pk).update(player_name="Sam")
+                Tournament.objects.get(slug="prop-0").entries.filter(
+                    pk=Tournament.objects.get(slug="prop-0").entries.order_by("pk").first().pk).update(
+                    player_name="Sam")
+        wanted = sum(size * (size - 1) // 2 for size in sizes)
+        before = digest()
+        try:
+            placed = event_services.event_schedule(event=event, user=organiser)
+        except Conflict as refused:
+            assert refused.reason == "does_not_fit" and refused.data["slots"] >= 1
+            assert f"does not fit by {refused.data['slots']} slots" in refused.text
+            assert digest() == before
+            event_services.event_update(event=event, finish_by=None)
+            placed = event_services.event_schedule(event=event, user=organiser)
+        assert placed == wanted
+        assert all(f.kickoff and f.venue in names for f in event_fixtures(event))
+        assert stored_clashes(event) == []
+        tournaments = list(Tournament.objects.filter(division__event=event).order_by("pk"))
+        for kind, x, y, minutes in ops:
+            fixtures = list(event_fixtures(event).order_by("pk"))
+            try:
+                if kind == "move":
+                    f = fixtures[x % len(fixtures)]
+                    when = dt.datetime.combine(DAY, dt.time(9, 0), tzinfo=SAST) + dt.timedelta(minutes=5 * (y % 80))
+                    services.fixture_move(fixture=f, kickoff=when, venue=names[y % len(names)])
+                elif kind == "push":
+                    services.fixtures_push(tournament=tournaments[x % len(tournaments)], day=DAY,
+                                           after=dt.time(9 + y % 4, 5 * (x % 12)), minutes=minutes or 15)
+                else:
+                    event_services.event_push(event=event, after=dt.time(9 + y % 4, 5 * (x % 12)),
+                                              minutes=minutes or 15)
+            except ValidationError:
+                pass  # refused: nothing changed
+            assert stored_clashes(event) == [], (kind, x, y, minutes)
+        transaction.set_rollback(True)

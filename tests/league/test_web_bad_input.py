@@ -550,6 +550,9 @@ def _bad_gets(world) -> list[str]:
         "/media/logos/..%2f..%2fsettings.py", "/media/logos/" + "0" * 40 + ".png",
         "/t/others/manage/teams/0/logo/", f"/t/cup/manage/teams/{HUGE}/logo/",
         "/t/cup/manage/reopen/",  # a GET to a POST-only page
+        # Issue 22: events (every page, a made-up slug, an over-long one, a bad big-screen pace).
+        "/events/", "/events/new/", "/e/nope/", "/e/" + "x" * 300 + "/", "/e/nope/manage/", "/e/nope/qr.svg",
+        "/e/nope/screen/?seconds=-1", "/e/nope/screen/?seconds=99999999999", "/e/nope/screen/?seconds=%00",
     ]
 
 
