@@ -31,9 +31,16 @@ from django.utils.translation import gettext as _
 from league import timetable
 from league.cache import tournament_changed
 from league.errors import Conflict, DomainError
-from league.event_selectors import event_bookings, event_clash_messages, event_fixtures, fixture_sides, rest_gap
+from league.event_selectors import (
+    entry_sides,
+    event_bookings,
+    event_clash_messages,
+    event_fixtures,
+    fixture_sides,
+    rest_gap,
+)
 from league.exports import fixture_title, result_of
-from league.models import Event, Fixture, ScheduleChange, Tournament
+from league.models import Entry, Event, Fixture, ScheduleChange, Tournament
 from league.schedule_selectors import (
     clash_messages,
     dependencies,
@@ -204,6 +211,21 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
     for f in timetable_fixtures(tournament):
         if is_booked(f):
             fixed[f.round_number].append(f)
+    # In an event: around the other divisions, a team or player being one side across them (as ``_plan``).
+    event = _lock_event(tournament.pk)
+    busy: list[timetable.Booking] = []
+    rest = dt.timedelta(0)
+    sides: Callable[[Fixture], frozenset[Hashable]] = fixture_teams
+    entries: dict[int, Entry] = {}
+    if event is not None:
+        sides, rest = fixture_sides, rest_gap(event)
+        busy = event_bookings(_other_divisions(event, tournament))
+        entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("team")}
+
+    def needs(teams: tuple[int, int]) -> frozenset[Hashable]:
+        if not entries:
+            return frozenset(teams)
+        return frozenset(side for entry_id in teams for side in entry_sides(entries[entry_id]))
     numbers = sorted(set(rounds) | set(fixed))
     starts, pitches = _round_starts(tournament, numbers), list(tournament.pitches or [])
     length, changeover = match_length(tournament), dt.timedelta(minutes=tournament.changeover_minutes)
@@ -212,19 +234,19 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
     def place(start: dt.datetime, pitch: Any, slot: int) -> tuple[dt.datetime | None, str, int]:
         return start if timed else None, str(pitch) if pitch is not None else "", slot
 
-    if not fixed and all(len(set().union(*teams)) == 2 * len(teams) for teams in rounds.values()):
+    if not fixed and not busy and all(len(set().union(*teams)) == 2 * len(teams) for teams in rounds.values()):
         # Nothing else booked and nobody twice in a round (a round robin): the planner's arithmetic alone.
         apart = timetable.plan_apart([len(rounds[n]) for n in numbers], starts=starts, pitches=pitches,
                                      length=length, changeover=changeover)
         return {n: [place(*p) for p in placed] for n, placed in zip(numbers, apart, strict=True)}
-    matches = [[timetable.Match(key=(n, index), teams=frozenset(teams))
+    matches = [[timetable.Match(key=(n, index), teams=needs(teams))
                 for index, teams in enumerate(rounds.get(n, ()))]
-               + [timetable.Match(key=f.pk, teams=fixture_teams(f), start=f.kickoff, pitch=f.venue or None)
+               + [timetable.Match(key=f.pk, teams=sides(f), start=f.kickoff, pitch=f.venue or None)
                   for f in sorted(fixed[n], key=lambda f: (f.slot, f.pk))]
                for n in numbers]
     places: dict[int, list[tuple[dt.datetime | None, str, int]]] = {n: [] for n in rounds}
     for booking, slot in timetable.plan(matches, starts=starts, pitches=pitches, length=length,
-                                        changeover=changeover):
+                                        changeover=changeover, busy=busy, rest=rest):
         if isinstance(booking.key, tuple):  # in input order: a round's matches in the order given
             places[booking.key[0]].append(place(booking.start, booking.pitch, slot))
     return places

@@ -510,3 +510,15 @@ def test_any_day_is_placed_with_no_clash_or_refused_by_slots_and_changes_never_s
                 pass  # refused: nothing changed
             assert stored_clashes(event) == [], (kind, x, y, minutes)
         transaction.set_rollback(True)
+
+
+def test_a_divisions_fixtures_made_later_go_around_the_other_divisions(festival, organiser):
+    """A new division's round robin (and a division's re-generated one) is placed around the day's others."""
+    event, _divisions = festival
+    event_services.event_schedule(event=event, user=organiser)
+    late = event_services.division_create(event=event, name="Under 9", user=organiser)
+    services.entries_add(tournament=late, teams=["ITA", "URU", "NAM", "POR"], pool="A")
+    services.fixtures_generate_round_robin(tournament=late)
+    fixtures = list(Fixture.objects.filter(tournament=late))
+    assert len(fixtures) == 6 and all(f.kickoff and f.venue in PITCHES for f in fixtures)
+    assert stored_clashes(event) == []
