@@ -24,13 +24,15 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league import event_forms, event_selectors, pages
-from league.cache import LIVE_TIMEOUT, TEMPLATE_REVISION, cached_fragment
+from league import event_forms, event_selectors
+from league.cache import TEMPLATE_REVISION
 from league.errors import error_text, form_error
+from league.formats import format_of
 from league.models import Event, Tournament
 from league.permissions import (
     can_edit_event,
@@ -40,8 +42,11 @@ from league.permissions import (
     tournament_for,
 )
 from league.services import events as event_services
+from web import sections
 
 QR_TIMEOUT = 60 * 60 * 24
+# The whole page for visitors with no session: a few seconds (it shows what is on each pitch now).
+PAGE_TIMEOUT = 5
 # Seconds each division stays on the big screen.
 SCREEN_SECONDS = 15
 
@@ -54,17 +59,14 @@ def _shown_divisions(request: HttpRequest, event: Event) -> list[Any]:
     return [d for d in divisions if d.tournament.status != Tournament.Status.DRAFT]
 
 
-def _division_body(tournament: Tournament) -> str:
-    """A division's tables, bracket and fixtures: the tournament page's body, cached under its version."""
-    def build() -> str:
-        fixtures = pages.fixtures(tournament)
-        kind, format_rows = pages.format_table(tournament)
-        return render_to_string("web/_event_division.html", {
-            "tournament": tournament, "tables": pages.standings(tournament) if kind == "" else [],
-            "format_table": kind, "format_rows": format_rows, "rounds": pages.group_rounds(fixtures),
-            "days": None, "by": "round", "bracket_html": pages.bracket_html(tournament, pages.bracket(tournament)),
-            "has_fixtures": bool(fixtures)})
-    return cached_fragment(tournament, "event-division", build)
+def _division_body(event: Event, tournament: Tournament) -> str:
+    """A division's part of the event's pages: the tournament page's own sections (``web.sections``: its tables
+    or its format's table, its brackets, and its fixtures of the event's day), each cached under its tokens."""
+    table = [sections.Section("table", ("1",))] if format_of(tournament).table_kind else [
+        sections.Section("allpools")]
+    fixtures = [sections.Section("day", (event.day.isoformat(), "1"))] if event.day else []
+    parts = [*table, sections.Section("allbrackets"), *fixtures]
+    return mark_safe("".join(item.html for item in sections.render(tournament, parts)))
 
 
 def _page_key(event: Event, name: str) -> str:
@@ -81,7 +83,7 @@ def _event_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     divisions = _shown_divisions(request, event)
     return {
         "event": event, "can_edit": can_edit_event(request.user, event),
-        "divisions": [{"division": d, "tournament": d.tournament, "body": _division_body(d.tournament)}
+        "divisions": [{"division": d, "tournament": d.tournament, "body": _division_body(event, d.tournament)}
                       for d in divisions],
         "pitches": event_selectors.now_and_next(event, timezone.now()),
         "share_url": request.build_absolute_uri(reverse("league:event", args=[event.slug])),
@@ -97,7 +99,7 @@ def _render_cached(request: HttpRequest, event: Event, template: str, name: str,
     html = cache.get(key)
     if html is None:
         html = render_to_string(template, context(), request=request)
-        cache.set(key, html, LIVE_TIMEOUT)
+        cache.set(key, html, PAGE_TIMEOUT)
     return HttpResponse(html)
 
 
