@@ -23,7 +23,7 @@ class Pagination(LimitOffsetPagination):
 
 
 # The one mapping from a domain error's code to the API's HTTP status (see ``league.errors``).
-STATUS = {"invalid": 400, "not_found": 404, "forbidden": 403, "conflict": 409}
+STATUS = {"invalid": 400, "not_found": 404, "forbidden": 403, "conflict": 409, "unavailable": 503}
 
 
 def exception_handler(exc, context):

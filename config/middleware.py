@@ -1,17 +1,19 @@
-"""The one mapping of domain errors for the web pages (the API has its own in ``config.api``), and the
-request's time zone.
+"""The one mapping of domain errors for the web pages (the API has its own in ``config.api``), the request's
+time zone and the Permissions-Policy header.
 
 A view may let a service's or a permission helper's ``DomainError`` go: ``not_found`` becomes the 404 page,
-``forbidden`` the 403 page, ``conflict`` a 409 and ``invalid`` a 400 with the message. (Views that show a
-form catch ``invalid`` errors themselves and put them on the form: ``league.errors.form_error``.)
+``forbidden`` the 403 page, ``conflict`` a 409, ``unavailable`` a 503 and ``invalid`` a 400 with the message.
+(Views that show a form catch ``invalid`` errors themselves and put them on the form: ``league.errors.form_error``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils import timezone
 
 from league.errors import DomainError
@@ -31,8 +33,9 @@ class DomainErrorMiddleware:
             raise Http404(exception.text) from exception
         if exception.code == "forbidden":
             raise PermissionDenied(exception.text) from exception
-        if exception.code == "conflict":
-            return HttpResponse(exception.text, status=409, content_type="text/plain; charset=utf-8")
+        if exception.code in ("conflict", "unavailable"):
+            status = 409 if exception.code == "conflict" else 503
+            return render(request, "error.html", {"status": status, "message": exception.text}, status=status)
         raise BadRequest(exception.text) from exception
 
 
@@ -47,3 +50,18 @@ class TimeZoneMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         with timezone.override(None):
             return self.get_response(request)
+
+
+class PermissionsPolicyMiddleware:
+    """Send ``Permissions-Policy`` (settings.PERMISSIONS_POLICY) on every response: no camera, microphone,
+    location... for the site or anything embedded in it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        policy = getattr(settings, "PERMISSIONS_POLICY", "")
+        if policy:
+            response.headers.setdefault("Permissions-Policy", policy)
+        return response

@@ -7,9 +7,12 @@ defaults need no server: a SQLite file and a file-system Celery broker under
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,10 +32,22 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    """Read a whole number from the environment (the default when unset or empty)."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
 DEBUG = env_bool("DEBUG", True)
 # The fallback key is only good for local development: with DEBUG off a real
-# SECRET_KEY must be provided, and `check --deploy` says so otherwise.
-SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-local-development-key-change-me")
+# SECRET_KEY must be provided, and `check --deploy` says so otherwise (scripts/serve refuses to start).
+DEVELOPMENT_SECRET_KEY = "django-insecure-local-development-key-change-me"
+SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -49,6 +64,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
+    "csp",
     "league",
     "matches",
     "web",
@@ -56,6 +73,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -67,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.DomainErrorMiddleware",
+    # Last: it turns a sign-in refused by the lock-out into the 429 page (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -82,6 +103,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -94,6 +116,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A kept connection is checked before each request uses it: after a PostgreSQL restart the first
+        # request on each gunicorn worker reconnects instead of failing on the dead connection.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -151,22 +176,92 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# How long a call to Redis (cache or broker) may take before it counts as down: short, so a Redis that
+# hangs costs a request a fraction of a second, not a worker for good.
+REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5)
+# After a failure the cache is skipped (every read a miss) for this many seconds before Redis is tried again.
+CACHE_RETRY_SECONDS = env_float("CACHE_RETRY_SECONDS", 5)
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # The cache fails open (config.cache): with Redis down or hanging, every read is a miss and every write is
+    # dropped (and logged), so pages are built from the database instead of failing.
+    CACHES = {"default": {
+        "BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rugby"}}
 
+# -- Accounts: mail, sign-in lock-outs, request limits ---------------------------------------------------------
+
+# EMAIL_URL, e.g. smtp://user:password@mail.example.org:587/?tls=True; the console by default, so the demo
+# prints the password-reset mail in its terminal.
+_email = dj_email_url.parse(os.environ.get("EMAIL_URL") or "console://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"] or 10
+if _email.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Rugby tournaments <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# The client's address: X-Forwarded-For is read only through this many reverse proxies of our own (0: the
+# connection's address; 1: one nginx or load balancer in front). See league.clients.client_ip.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+
+AUTHENTICATION_BACKENDS = [
+    # Refuses sign-ins from a client locked out after too many wrong passwords (django-axes).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SIGNIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("SIGNIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "league.clients.client_ip"
+AXES_LOCKOUT_CALLABLE = "config.views.signin_locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
+# Per-client request limits (django-ratelimit's counters in the cache; "N/Xm" = N per X minutes).
+RATELIMIT_FAIL_OPEN = True  # the cache down must not lock everyone out
+SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/h")
+PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE", "5/h")
+TOKEN_RATE = os.environ.get("TOKEN_RATE", "20/m")
+JOIN_FAILURE_RATE = os.environ.get("JOIN_FAILURE_RATE", "30/10m")
+
+# -- Limits on what one organiser's request may create or send -------------------------------------------------
+
+MAX_TEAMS_PER_TOURNAMENT = env_int("MAX_TEAMS_PER_TOURNAMENT", 256)
+# Fixtures written in one go: a generation that would make more runs as a background task with progress.
+FIXTURES_PER_REQUEST = env_int("FIXTURES_PER_REQUEST", 2000)
+MAX_FIXTURES_PER_TOURNAMENT = env_int("MAX_FIXTURES_PER_TOURNAMENT", 40000)
+# Every import (web forms and API, file or pasted text): the size of the file, and the errors listed.
+MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 1_000_000)
+MAX_IMPORT_ERRORS = env_int("MAX_IMPORT_ERRORS", 50)
+# Whole request bodies: a little more than the largest upload (multipart overhead).
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
+
 REST_FRAMEWORK = {
+    # Token first: an unauthenticated write is then a 401 with "WWW-Authenticate: Token" (session
+    # authentication has no such header, and DRF answers 403 when the first class has none).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Throttles key on league.clients.client_ip (X-Forwarded-For through TRUSTED_PROXIES only).
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -205,6 +300,24 @@ if CELERY_BROKER_URL == "filesystem://":
         "control_folder": str(_broker_dir / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Nothing reads a task's return value: no result store to depend on (or to wait for when Redis is down).
+CELERY_TASK_IGNORE_RESULT = True
+# A message that cannot be sent fails fast (matches.workers queues best-effort and retries later).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT * 4
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_TIMEOUT * 4
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT * 4
+# Periodic work (celery beat, started by scripts/serve): simulation runs whose messages were lost (Redis
+# restarted) are handed out again, and odds that could not be queued after a result are queued.
+CELERY_BEAT_SCHEDULE = {
+    "resume-stalled-simulations": {"task": "matches.tasks.resume_stalled_runs",
+                                   "schedule": env_float("RESUME_STALLED_EVERY", 30)},
+    "odds-catch-up": {"task": "matches.tasks.odds_catch_up", "schedule": env_float("ODDS_CATCH_UP_EVERY", 120)},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# A running simulation whose progress has not moved for this long has its ready fixtures handed out again.
+SIMULATION_STALL_SECONDS = env_float("SIMULATION_STALL_SECONDS", 60)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -214,7 +327,11 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # Workers on other machines: a broker message not acknowledged within this time (its worker died) goes to
 # another worker (Redis). Simulation tasks are idempotent and short, so a low value is safe.
 if CELERY_BROKER_URL.startswith("redis"):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+        # Short socket timeouts: queueing on a Redis that hangs fails in a second instead of holding a request.
+        "socket_timeout": REDIS_TIMEOUT * 4, "socket_connect_timeout": REDIS_TIMEOUT * 4,
+    }
 
 # Keep each worker process's database connection between tasks (Celery would otherwise open a new
 # PostgreSQL connection for every task); matches/tasks.py closes broken or old ones (CONN_MAX_AGE) instead.
@@ -246,6 +363,27 @@ if not DEBUG:
 # Error reports (the DEBUG page, mailed reports) never show local variables or POST data: in a live match they
 # hold the moves of both seats, the other seat's hidden choice among them.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.QuietExceptionReporterFilter"
+
+# Content-Security-Policy (django-csp): only the site's own scripts, styles, images and fonts; no inline script
+# or style (the pages' behaviour is in static/js/, and the API docs' init scripts are static files too). Framing
+# is left to X-Frame-Options, so a page that must be embeddable only needs @xframe_options_exempt.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    },
+}
+# Features no page of the site uses, refused for every page (and anything embedded in it).
+PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+                      "payment=(), usb=()")
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
 LOGGING = {
     "version": 1,

@@ -6,17 +6,24 @@ and the league's own pages share the ``league`` namespace, so every page keeps i
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from config import views
+from league import views as league_views
 from league.urls import urlpatterns as league_pages
 from web.urls import urlpatterns as web_pages
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("favicon.ico", views.favicon),
+    # Sign-in and password reset: Django's views, the sign-in guarded by django-axes, the reset form limited per
+    # client (league.views.password_reset).
+    path("accounts/password_reset/", league_views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's init script as a file of its own: no inline script for the CSP.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/", include("league.api_urls")),
     path("api/", include("matches.api_urls")),

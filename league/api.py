@@ -18,6 +18,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from axes.helpers import get_cool_off
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import HttpResponse
@@ -36,6 +38,7 @@ from rest_framework.throttling import AnonRateThrottle
 
 from league import format_selectors, schedule_selectors, selectors, services
 from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version
+from league.clients import client_ip, too_many_requests
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
@@ -75,10 +78,17 @@ from league.serializers import (
 
 
 class TokenObtainThrottle(AnonRateThrottle):
-    """Password guesses through the token endpoint are limited per address (the join codes have their own)."""
+    """Password guesses through the token endpoint are limited per client (``league.clients.client_ip``: a new
+    ``X-Forwarded-For`` per request is the same client). Wrong passwords also count towards the sign-in
+    lock-out (django-axes), shared with the sign-in page."""
 
     scope = "token-obtain"
-    rate = "20/minute"
+
+    def get_rate(self):
+        return settings.TOKEN_RATE.replace("/m", "/min") if settings.TOKEN_RATE.endswith("/m") else settings.TOKEN_RATE
+
+    def get_ident(self, request):
+        return client_ip(request)
 
     def get_cache_key(self, request, view):
         # Counted for every caller, signed in or not: it is the password being tried, not the session.
@@ -89,6 +99,16 @@ class TokenObtainView(ObtainAuthToken):
     """Exchange a username and password for an API token (``Authorization: Token <key>``)."""
 
     throttle_classes = [TokenObtainThrottle]
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except DRFValidationError:
+            # django-axes marks the request when this client is locked out: the same 429 as the sign-in page.
+            if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
+                cool_off = get_cool_off(request._request)
+                return too_many_requests(request._request, int(cool_off.total_seconds()) if cool_off else 900)
+            raise
 
 
 def _query_params(serializer_class, request) -> dict:

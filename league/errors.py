@@ -10,6 +10,7 @@ code           meaning                                             API status (`
 ``not_found``  the thing asked for does not exist (or is hidden)   404
 ``forbidden``  the caller may not do this                          403
 ``conflict``   the state does not allow it now (stale ply...)      409
+``unavailable`` a service it needs is down (the workers' broker)   503
 =============  ==================================================  ================================
 
 ``reason`` is an optional finer code for clients (``"stale_ply"``, ``"illegal"``) and ``data`` extra JSON
@@ -27,7 +28,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-CODES = ("invalid", "not_found", "forbidden", "conflict")
+CODES = ("invalid", "not_found", "forbidden", "conflict", "unavailable")
 
 
 class DomainError(ValidationError):
@@ -61,6 +62,12 @@ class Forbidden(DomainError):
 
 class Conflict(DomainError):
     default_code = "conflict"
+
+
+class Unavailable(DomainError):
+    """Refused because something the change needs is down now (try again later): nothing was changed."""
+
+    default_code = "unavailable"
 
 
 def error_code(exc: Exception) -> str:

@@ -22,11 +22,24 @@ MAX_UPLOAD_BYTES = 1_000_000
 
 
 class SignupForm(UserCreationForm):
-    """A username and a password: no email address is needed (pupils have none)."""
+    """An organiser's account: a username, an e-mail address (to reset a forgotten password) and a password.
+
+    Pupils who only play need no account: they join with the code on their sheet.
+    """
+
+    email = forms.EmailField(label=_("E-mail address"), max_length=254,
+                             help_text=_("Only used to send you a link if you forget your password."))
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username",)
+        fields = ("username", "email")
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].strip()
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account already uses this e-mail address: sign in, or use “Forgot "
+                                          "your password?” on the sign-in page."))
+        return email
 
 
 def preset_choices():

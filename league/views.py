@@ -14,6 +14,7 @@ import re
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -27,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league import event_selectors, exports, forms, pages, schedule_selectors, selectors, services
+from league.clients import limit_wait, too_many_requests
 from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
 from league.models import Entry, Fixture, Result, team_code
@@ -125,14 +127,33 @@ def print_scoresheets(request, slug):
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """Sign up with a username and a password (no email needed), then be signed in."""
+    """Sign up with a username, an e-mail address and a password, then be signed in (limited per client)."""
+    if request.method == "POST":
+        wait = limit_wait(request, group="signup", rate=settings.SIGNUP_RATE)
+        if wait:
+            return too_many_requests(request, wait)
     form = forms.SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_create(username=form.cleaned_data["username"], password=form.cleaned_data["password1"])
+        user = services.user_create(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                                    email=form.cleaned_data["email"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s. You can now create a tournament.") % {"name": user.username})
         return redirect("league:tournament_new")
     return render(request, "registration/signup.html", {"form": form})
+
+
+_password_reset = auth_views.PasswordResetView.as_view()
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request):
+    """"Forgot your password?": Django's reset by e-mail, with the requests limited per client (each one sends
+    a mail)."""
+    if request.method == "POST":
+        wait = limit_wait(request, group="password-reset", rate=settings.PASSWORD_RESET_RATE)
+        if wait:
+            return too_many_requests(request, wait)
+    return _password_reset(request)
 
 
 # --- organiser: create and manage ------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Writes of accounts: signing up (a username and a password; pupils have no email address)."""
+"""Writes of accounts: signing up (a username, an e-mail address to reset the password with, a password)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,6 @@ from django.db import transaction
 
 
 @transaction.atomic
-def user_create(*, username: str, password: str) -> Any:
-    """A new account (the signup form has checked the username and the password's strength)."""
-    return get_user_model().objects.create_user(username=username, password=password)
+def user_create(*, username: str, password: str, email: str = "") -> Any:
+    """A new account (the signup form has checked the username, the e-mail address and the password's strength)."""
+    return get_user_model().objects.create_user(username=username, password=password, email=email.strip())

@@ -76,9 +76,10 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page = organiser.new_page()
     page.set_default_timeout(15000)
 
-    # Sign up (username and password only) and land on "new tournament".
+    # Sign up (username, e-mail address and password) and land on "new tournament".
     page.goto(f"{base}/signup/")
     page.get_by_label("Username").fill("teacher")
+    page.get_by_label("E-mail address").fill("teacher@example.org")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
     page.get_by_role("button", name="Sign up").click()

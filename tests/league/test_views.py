@@ -226,7 +226,8 @@ def test_afrikaans_rugby_terms(client, rwc_played):
 
 
 def test_signup_signs_in(client, django_user_model):
-    response = client.post(reverse("league:signup"), {"username": "teacher", "password1": "a-long-pass-phrase",
+    response = client.post(reverse("league:signup"), {"username": "teacher", "email": "teacher@example.org",
+                                                       "password1": "a-long-pass-phrase",
                                                        "password2": "a-long-pass-phrase"})
     assert response.status_code == 302
     assert django_user_model.objects.filter(username="teacher").exists()
