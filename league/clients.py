@@ -48,7 +48,11 @@ def limit_wait(request: Any, *, group: str, rate: str, increment: bool = True) -
     when the client is over the limit, None otherwise. ``increment=False`` only looks (count failures only:
     look first, then count the failure)."""
     usage = get_usage(request, group=group, key=_client_key, rate=rate, increment=increment)
-    if usage is None or not usage["should_limit"]:
+    if usage is None:
+        return None
+    # Counting, this request is one of the allowed ones up to the limit; only looking, the limit is reached.
+    over = usage["should_limit"] if increment else usage["count"] >= usage["limit"]
+    if not over:
         return None
     return max(1, int(usage["time_left"]))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import unicodedata
 from collections.abc import Iterable
 
 import icalendar
@@ -20,13 +19,12 @@ from django.utils import timezone
 from league.brackets import BYE
 from league.models import Entry, Fixture, Tournament
 from league.templatetags.league_tags import side_name
+from league.text import clean_text, csv_cell
 from league.timezones import zone
 
 # A rugby match with the break, for a calendar entry whose tournament does not say how long a match is.
 MATCH_DURATION = dt.timedelta(minutes=100)
 PRODID = "-//Rugby tournaments//Fixtures//EN"
-# Characters that change the reading direction of what follows them (embeddings, overrides, isolates).
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def tournament_fixtures(tournament: Tournament, entry: Entry | None = None) -> QuerySet[Fixture]:
@@ -76,12 +74,7 @@ def calendar_text(value: str) -> str:
     venue is one line anyway, so line breaks (a lone carriage return too) and other control characters become
     spaces, and the invisible characters that reverse how text reads are dropped.
     """
-    out = []
-    for char in value:
-        if char in BIDI_CONTROLS:
-            continue
-        out.append(" " if unicodedata.category(char) == "Cc" else char)
-    return " ".join("".join(out).split())
+    return clean_text(value)
 
 
 def ics_calendar(name: str, fixtures: Iterable[Fixture], *, time_zone: str = "UTC", match_minutes: int | None = None,
@@ -139,11 +132,13 @@ STANDING_COLUMNS = ["pool", "position", "team", "played", "won", "drawn", "lost"
                     "tries_for", "tries_against", "bonus_points", "points"]
 
 
-def _csv(rows: Iterable[Iterable[object]], header: list[str]) -> str:
+def csv_text(rows: Iterable[Iterable[object]], header: list[str]) -> str:
+    """A CSV export: the header and the rows, every text cell passed through ``league.text.csv_cell`` (a name
+    starting with "=" is shown as text by a spreadsheet, never run as a formula)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
     return buffer.getvalue()
 
 
@@ -161,7 +156,7 @@ def fixtures_csv(fixtures: Iterable[Fixture]) -> str:
         date, time = _local(f.kickoff)
         rows.append([f.stage, f.pool.name if f.pool_id else "", f.round_number, f.code, date, time, f.venue,
                      side_name(f, "home", short=True), side_name(f, "away", short=True), f.status])
-    return _csv(rows, FIXTURE_COLUMNS)
+    return csv_text(rows, FIXTURE_COLUMNS)
 
 
 def results_csv(fixtures: Iterable[Fixture]) -> str:
@@ -178,7 +173,7 @@ def results_csv(fixtures: Iterable[Fixture]) -> str:
         rows.append([f.pool.name if f.pool_id else "", f.round_number, date, side_name(f, "home", short=True),
                      side_name(f, "away", short=True), r.home_score, r.away_score, r.home_tries, r.away_tries,
                      f.stage, f.code, r.kind, winner])
-    return _csv(rows, RESULT_COLUMNS)
+    return csv_text(rows, RESULT_COLUMNS)
 
 
 def standings_csv(tables) -> str:
@@ -189,4 +184,4 @@ def standings_csv(tables) -> str:
         for row in pool_rows:
             data = row.as_dict() if hasattr(row, "as_dict") else dict(row)
             rows.append([pool_name] + [data[key] for key in STANDING_COLUMNS[1:]])
-    return _csv(rows, STANDING_COLUMNS)
+    return csv_text(rows, STANDING_COLUMNS)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponseNotModified
@@ -36,6 +35,7 @@ from django.views.decorators.http import require_POST
 from engine import get_ruleset, get_spec, rulesets
 from engine.core import GameState
 from engine.help import cards_for, help_for
+from league.clients import limit_wait
 from league.errors import error_text
 from league.levels import DEFAULT_LEVEL, level_choices
 from league.models import Fixture
@@ -45,11 +45,10 @@ from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchEvent, MatchSeat, normalise_code
 
-# Join codes: at most this many wrong codes per address in the window, then 429. Generous, because a
-# whole school's pupils often share one public address, and still hopeless for guessing: a code has
-# about 59 bits, so 30 tries per 10 minutes would take billions of years to find one.
-JOIN_FAILURE_LIMIT = 30
-JOIN_WINDOW_SECONDS = 600
+# Join codes: at most settings.JOIN_FAILURE_RATE wrong codes per client (30 per 10 minutes), then 429. Generous,
+# because a whole school's pupils often share one public address, and still hopeless for guessing: a code has
+# about 59 bits. The client is league.clients.client_ip: behind the site's own proxy, the address the proxy saw.
+JOIN_FAILURES = "join-failures"
 
 
 def _match_or_404(pk) -> Match:
@@ -59,31 +58,13 @@ def _match_or_404(pk) -> Match:
         raise Http404("No such match.")
 
 
-def _failure_limit() -> int:
-    return int(getattr(settings, "MATCHES_JOIN_FAILURE_LIMIT", JOIN_FAILURE_LIMIT))
-
-
-def _client_ip(request) -> str:
-    """The caller's address; behind a trusted reverse proxy (MATCHES_TRUST_X_FORWARDED_FOR) the one it saw."""
-    if getattr(settings, "MATCHES_TRUST_X_FORWARDED_FOR", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
-def _join_blocked(request) -> bool:
-    return cache.get(f"matches:join-fail:{_client_ip(request)}", 0) >= _failure_limit()
+def _join_wait(request) -> int | None:
+    """Seconds this client must wait before trying a code again (None: go ahead)."""
+    return limit_wait(request, group=JOIN_FAILURES, rate=settings.JOIN_FAILURE_RATE, increment=False)
 
 
 def _join_failed(request) -> None:
-    key = f"matches:join-fail:{_client_ip(request)}"
-    # add() starts the window; incr() counts within it (atomic on Redis).
-    cache.add(key, 0, JOIN_WINDOW_SECONDS)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, JOIN_WINDOW_SECONDS)
+    limit_wait(request, group=JOIN_FAILURES, rate=settings.JOIN_FAILURE_RATE)
 
 
 def _find_code(code: str):
@@ -127,12 +108,19 @@ def _sign_in_with(request, found) -> str:
     return "/matches/mine/"
 
 
+def _blocked(request, form, wait: int):
+    response = render(request, "matches/join.html", {"form": form, "blocked": True}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 def join(request):
     """The form where a pupil types the code from their sheet; signs the browser into that seat only."""
     form = JoinForm(request.POST or None)
     if request.method == "POST":
-        if _join_blocked(request):
-            return render(request, "matches/join.html", {"form": form, "blocked": True}, status=429)
+        wait = _join_wait(request)
+        if wait:
+            return _blocked(request, form, wait)
         if form.is_valid():
             found = _find_code(form.cleaned_data["code"])
             if found is None:
@@ -145,8 +133,9 @@ def join(request):
 
 def join_code(request, code):
     """A personal join link: shows whose seat it is and asks to confirm (link previews change nothing)."""
-    if _join_blocked(request):
-        return render(request, "matches/join.html", {"form": JoinForm(), "blocked": True}, status=429)
+    wait = _join_wait(request)
+    if wait:
+        return _blocked(request, JoinForm(), wait)
     found = _find_code(code)
     if found is None:
         _join_failed(request)

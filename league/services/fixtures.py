@@ -20,6 +20,7 @@ from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 from league.services.schedule import fixtures_time, new_matches_places, schedule_settings_save
 from league.services.teams import pool_create
+from league.text import clean_text
 
 
 def entries_in_seed_order(tournament: Tournament) -> list[Entry]:

@@ -20,7 +20,6 @@ The event's row is locked before the tournament's, as ``league.services.events``
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable
 from typing import Any, cast
@@ -51,6 +50,7 @@ from league.schedule_selectors import (
     match_length,
     timetable_fixtures,
 )
+from league.text import clean_text
 from league.timezones import short_label, zone
 
 # The plan's fields on the tournament, with their bounds.
@@ -123,11 +123,6 @@ def _save_places(fixtures: list[Fixture], before: dict[int, dict[str, Any]]) -> 
 # --- the plan ------------------------------------------------------------------------------------------------------
 
 
-def _clean_text(value: str) -> str:
-    """One line of text: control characters (a lone carriage return included) become spaces."""
-    return " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in value).split())
-
-
 def schedule_settings_validate(values: dict[str, Any]) -> dict[str, Any]:
     """The plan's fields checked and tidied (pitches stripped, each named once); field errors otherwise."""
     errors: dict[str, list[str]] = {}
@@ -151,7 +146,7 @@ def schedule_settings_validate(values: dict[str, Any]) -> dict[str, Any]:
         if isinstance(raw, str) or not all(isinstance(p, str) for p in raw):
             errors["pitches"] = [_("Give the pitches as a list of names.")]
         else:
-            pitches = [_clean_text(p) for p in raw]
+            pitches = [clean_text(p) for p in raw]
             pitches = [p for p in pitches if p]
             if any(len(p) > 80 for p in pitches):
                 errors["pitches"] = [_("A pitch's name has 80 characters at most.")]
@@ -352,7 +347,7 @@ def _refuse_played(fixture: Fixture) -> None:
 
 
 def _venue(value: str) -> str:
-    venue = _clean_text(value or "")
+    venue = clean_text(value or "")
     if len(venue) > 80:
         raise DomainError({"venue": [_("A pitch's name has 80 characters at most.")]})
     return venue

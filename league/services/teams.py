@@ -18,6 +18,7 @@ from league.cache import ALL, data_changed, sections_changed, tournament_changed
 from league.errors import DomainError, Forbidden
 from league.levels import DEFAULT_LEVEL, LEVELS, site_level
 from league.models import Entry, Pool, Team, Tournament
+from league.text import clean_text
 
 # -- Teams --------------------------------------------------------------------------------------------------
 
@@ -41,6 +42,7 @@ def team_save(*, team: Team, user: Any = None) -> Team:
     """Create or change a team (its fields set by the caller); a new team's creator is ``user``."""
     if team.pk is None and team.created_by_id is None and getattr(user, "is_authenticated", False):
         team.created_by = user
+    team.name = clean_text(team.name)
     team.full_clean()
     team.save()
     data_changed()  # the team lists
@@ -94,8 +96,9 @@ def teams_enter_own(*, tournament: Tournament, rows: Sequence[dict[str, Any]], u
                 teams.append(team)
                 continue
             raise DomainError(f"Line {row.get('line', '?')}: the code {code} is used by another team ({team.name}).")
-        code = code or _unique_code(row["name"], taken)
-        team = Team(name=row["name"][:80], code=code, created_by=user if user_id else None)
+        name = clean_text(row["name"])
+        code = code or _unique_code(name, taken)
+        team = Team(name=name[:80], code=code, created_by=user if user_id else None)
         if row.get("primary_colour"):
             team.primary_colour = row["primary_colour"]
         if row.get("secondary_colour"):
@@ -122,7 +125,7 @@ def nations_enter(*, tournament: Tournament) -> list[Entry]:
 
 def pool_create(*, tournament: Tournament, name: str, order: int | None = None) -> Pool:
     """Add a pool to a tournament (or return the one of that name)."""
-    name = name.strip()
+    name = clean_text(name)
     if not name:
         raise DomainError({"name": ["A pool needs a name."]})
     if order is None:
@@ -134,6 +137,7 @@ def pool_create(*, tournament: Tournament, name: str, order: int | None = None) 
 @transaction.atomic
 def pool_save(*, pool: Pool) -> Pool:
     """Create or change a pool whose fields the caller has set (the admin)."""
+    pool.name = clean_text(pool.name)
     pool.full_clean()
     pool.save()
     tournament_changed(pool.tournament)
@@ -211,6 +215,7 @@ def entry_save(*, entry: Entry) -> Entry:
     if entry.seed is not None and Entry.objects.filter(tournament_id=entry.tournament_id, seed=entry.seed) \
             .exclude(pk=entry.pk).exists():
         raise DomainError({"seed": ["Another team already has this seed."]})
+    entry.player_name = clean_text(entry.player_name)
     entry.save()
     tournament_changed(entry.tournament)
     return entry

@@ -14,6 +14,7 @@ from league.errors import Conflict, DomainError
 from league.models import Tournament
 from league.services.schedule import fixtures_keep_wall_clock
 from league.standings import POINTS_PRESETS
+from league.text import clean_text
 
 _UNSET: Any = object()
 
@@ -78,6 +79,7 @@ def tournament_save(*, tournament: Tournament, user: Any = None, organisers: Ite
     a changed one's cached pages are refreshed.
     """
     created = tournament.pk is None
+    tournament.name = clean_text(tournament.name)
     tournament.full_clean()
     tournament.save()
     people = [*organisers, *([user] if created and _user_or_none(user) is not None else [])]

@@ -481,7 +481,7 @@ def test_join_refuses_wrong_codes(world, code):
 
 
 def test_join_is_rate_limited_not_broken(world, settings):
-    settings.MATCHES_JOIN_FAILURE_LIMIT = 3
+    settings.JOIN_FAILURE_RATE = "3/10m"
     client = client_for(None)
     statuses = [client.post(reverse("matches:join"), {"code": "ABCD-EFGH-JKMN"}).status_code for _ in range(5)]
     assert statuses[-1] == 429 and max(statuses) < 500

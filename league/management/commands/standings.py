@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
+from league.text import csv_cell
 from league.management.commands._common import LeagueCommand, tournament_or_error
 from league.selectors import tournament_standings
 from league.standings import ROW_KEYS
@@ -39,7 +40,7 @@ class Command(LeagueCommand):
             for pool, rows in tables:
                 for row in rows:
                     data = row.as_dict()
-                    writer.writerow([pool.name, *(data[key] for key in ROW_KEYS)])
+                    writer.writerow([csv_cell(value) for value in (pool.name, *(data[key] for key in ROW_KEYS))])
         else:
             self.stdout.write(f"{tournament.name}")
             for pool, rows in tables:
