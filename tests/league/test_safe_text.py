@@ -53,7 +53,7 @@ def test_every_csv_export_neutralises_formulas(client, organiser):
         response = client.get(f"/t/formula/export/{what}.csv")
         assert response.status_code == 200
         cells += [cell for row in _rows(response.content.decode()) for cell in row]
-    assert "'=cmd|' /C calc'!A0" in cells and "'+Field" in cells
+    assert "'=cmd|' /C calc'!A0" in cells
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
 
 
