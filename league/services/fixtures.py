@@ -267,6 +267,7 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
 def fixture_save(*, fixture: Fixture) -> Fixture:
     """Create or change one fixture whose fields the caller (a validated form or serializer) has set: kick-off,
     venue, teams in the admin."""
+    fixture.venue = clean_text(fixture.venue)
     fixture.save()
     tournament_changed(fixture.tournament)
     return fixture
