@@ -12,9 +12,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.errors import DomainError
 
@@ -65,3 +66,24 @@ class PermissionsPolicyMiddleware:
         if policy:
             response.headers.setdefault("Permissions-Policy", policy)
         return response
+
+
+class RequestSizeMiddleware:
+    """Refuse a request body larger than ``settings.MAX_REQUEST_BYTES`` with 413 before anything reads it (Django
+    limits form fields, not uploaded files): a short message, JSON for the API."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = int(settings.MAX_REQUEST_BYTES)
+        if length > limit:
+            text = _("The request is too large: %(size)s kB at most.") % {"size": limit // 1000}
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": text, "code": "too_large"}, status=413)
+            return render(request, "error.html", {"status": 413, "message": text}, status=413)
+        return self.get_response(request)

@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
+    "config.middleware.RequestSizeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -244,9 +245,11 @@ MAX_FIXTURES_PER_TOURNAMENT = env_int("MAX_FIXTURES_PER_TOURNAMENT", 40000)
 # Every import (web forms and API, file or pasted text): the size of the file, and the errors listed.
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 1_000_000)
 MAX_IMPORT_ERRORS = env_int("MAX_IMPORT_ERRORS", 50)
-# Whole request bodies: a little more than the largest upload (multipart overhead).
-DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
+# Whole request bodies (config.middleware.RequestSizeMiddleware answers 413 beyond): a little more than the
+# largest upload, for the multipart envelope or the JSON around a pasted CSV.
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated write is then a 401 with "WWW-Authenticate: Token" (session

@@ -8,6 +8,7 @@ import io
 import re
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.formats import date_format
@@ -18,7 +19,6 @@ from league.formats import FORMATS
 from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
 from league.timezones import default_time_zone, zone_choices
 
-MAX_UPLOAD_BYTES = 1_000_000
 
 
 class SignupForm(UserCreationForm):
@@ -173,9 +173,11 @@ class PasteTeamsForm(forms.Form):
 
 
 def _upload_text(upload) -> str:
-    """An uploaded CSV file's text: at most MAX_UPLOAD_BYTES, UTF-8 (a spreadsheet's byte-order mark dropped)."""
-    if upload.size > MAX_UPLOAD_BYTES:
-        raise forms.ValidationError(_("The file is too large (1 MB at most)."))
+    """An uploaded CSV file's text: at most settings.MAX_UPLOAD_BYTES, UTF-8 (a spreadsheet's byte-order mark
+    dropped)."""
+    if upload.size > settings.MAX_UPLOAD_BYTES:
+        raise forms.ValidationError(_("The file is too large: %(size)s kB at most.")
+                                    % {"size": settings.MAX_UPLOAD_BYTES // 1000})
     try:
         return upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -7,6 +7,7 @@ so the JSON reads like the league tables ("FRA", "rwc2023").
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -527,6 +528,10 @@ class ResultsImportSerializer(serializers.Serializer):
     def validate(self, attrs):
         if bool(attrs.get("file")) == bool(attrs.get("csv")):
             raise serializers.ValidationError({"file": [_("Send either a CSV file or the CSV text, not both.")]})
+        size = attrs["file"].size if attrs.get("file") else len(attrs["csv"].encode())
+        if size > settings.MAX_UPLOAD_BYTES:
+            raise serializers.ValidationError({"file" if attrs.get("file") else "csv": [
+                _("The file is too large: %(size)s kB at most.") % {"size": settings.MAX_UPLOAD_BYTES // 1000}]})
         return attrs
 
 

@@ -12,11 +12,13 @@ import contextlib
 import contextvars
 import csv
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -81,6 +83,9 @@ def _result_values(result: Result | None) -> dict | None:
     }
 
 
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
 def _check_number(errors: dict[str, list[str]], name: str, value: Any, label: str) -> int | None:
     """The value as a non-negative whole number, or None with a message added to ``errors``."""
     number = None
@@ -88,10 +93,13 @@ def _check_number(errors: dict[str, list[str]], name: str, value: Any, label: st
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    elif isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        # ASCII digits only: "²" is a digit to str.isdigit() but not a number to int(), and "--5" is no number.
         number = int(value.strip())
-    if number is None:
-        errors.setdefault(name, []).append(f"The {label} must be a whole number, not {value!r}.")
+    if number is None and isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        errors.setdefault(name, []).append(f"The {label} is too large.")
+    elif number is None:
+        errors.setdefault(name, []).append(f"The {label} must be a whole number, not {str(value)[:20]!r}.")
     elif number < 0:
         errors.setdefault(name, []).append(f"The {label} cannot be negative.")
     elif number > 32767:
@@ -277,6 +285,7 @@ def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> No
 # ---------------------------------------------------------------------------
 
 IMPORT_COLUMNS = ("pool", "round", "date", "home", "away", "home_score", "away_score", "home_tries", "away_tries")
+ROUND_NUMBER = re.compile(r"[0-9]{1,4}")
 # Optional further columns: a walkover ("walkover_home", "walkover_away"), and for a level knockout match the
 # team that went through (its code or name) and how ("extra_time", "tries", "kicking").
 IMPORT_OPTIONAL_COLUMNS = ("kind", "winner", "decided_by")
@@ -385,10 +394,13 @@ class ImportSummary:
 
 
 def _read_text(file: Any) -> str:
+    limit = int(settings.MAX_UPLOAD_BYTES)
     if isinstance(file, (str, bytes)) and not hasattr(file, "read"):
         data = file
     else:
-        data = file.read()
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise DomainError(f"The file is too large: {limit // 1000:,} kB at most. Split it into smaller files.")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -469,9 +481,9 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
             problems.append(f"no team {data['winner']!r} in this tournament")
         round_number = None
         if data["round"]:
-            try:
+            if ROUND_NUMBER.fullmatch(data["round"]):
                 round_number = int(data["round"])
-            except ValueError:
+            else:
                 problems.append(f"the round must be a whole number, not {data['round']!r}")
         day = None
         if data["date"]:
@@ -523,7 +535,7 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
             continue
         planned.append((line, fixture, values))
     if errors:
-        raise DomainError(errors)
+        raise DomainError(_capped(errors))
     if not planned:
         raise DomainError("The file has no result rows.")
 
@@ -552,6 +564,15 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
     tournament.refresh_from_db(fields=["status"])
     tournament_finish_if_complete(tournament=tournament)
     return summary
+
+
+def _capped(errors: list[str]) -> list[str]:
+    """The first ``MAX_IMPORT_ERRORS`` messages, and how many more lines were wrong (a huge file of bad lines
+    is answered with a short list, not megabytes of messages)."""
+    limit = int(settings.MAX_IMPORT_ERRORS)
+    if len(errors) <= limit:
+        return errors
+    return [*errors[:limit], f"… and {len(errors) - limit} more lines with errors (fix these first)."]
 
 
 def _import_pool(name: str, pools: dict[str, Pool]) -> Pool | None:

@@ -172,6 +172,9 @@ def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Po
     twice = sorted({c for c in codes if codes.count(c) > 1})
     if twice:
         raise DomainError(f"Team(s) named more than once: {', '.join(twice)}.")
+    limit = int(settings.MAX_TEAMS_PER_TOURNAMENT)
+    if Entry.objects.filter(tournament=tournament).count() + len(resolved) > limit:
+        raise DomainError({"team": [f"A tournament can have at most {limit} teams."]})
     already = sorted(Entry.objects.filter(tournament=tournament, team__in=resolved)
                      .values_list("team__code", flat=True))
     if already:
@@ -209,6 +212,9 @@ def entry_save(*, entry: Entry) -> Entry:
     if entry.pk is None:
         if Entry.objects.filter(tournament_id=entry.tournament_id, team_id=entry.team_id).exists():
             raise DomainError({"team": ["This team is already in the tournament."]})
+        limit = int(settings.MAX_TEAMS_PER_TOURNAMENT)
+        if Entry.objects.filter(tournament_id=entry.tournament_id).count() >= limit:
+            raise DomainError({"team": [f"A tournament can have at most {limit} teams."]})
         if entry.seed is None:
             entry.seed = (Entry.objects.filter(tournament_id=entry.tournament_id).aggregate(m=Max("seed"))["m"]
                           or 0) + 1
