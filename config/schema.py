@@ -6,22 +6,18 @@ answers that come from the plumbing are added here once, so the schema says what
 * 400 for a request body or query parameters that do not validate (``{"field": ["message"]}``);
 * 401 for a write without credentials (with ``WWW-Authenticate: Token``), 403 for a caller who may not do it;
 * 404 for a path that names something missing or hidden (``{"detail": "..."}``);
-* 409 for a write the tournament's state does not allow now.
+* 409 for a write the tournament's state does not allow now, 415 for a body in a media type it does not read;
+* 429 for an operation limited per client.
 """
 
 from __future__ import annotations
 
 from drf_spectacular import openapi
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse
 from uritemplate import variables
 
-ERROR = inline_serializer("Error", {
-    "detail": serializers.CharField(help_text="What was refused, in words."),
-    "code": serializers.CharField(required=False, help_text="A short code for programs (\"conflict\", "
-                                                            "\"not_authenticated\"...)."),
-})
+from league.serializers import ErrorSerializer as ERROR
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
 
@@ -42,6 +38,8 @@ class AutoSchema(openapi.AutoSchema):
                                            "(Authorization: Token <key>) or sign in.")
             extra["403"] = OpenApiResponse(ERROR, description="Signed in, but not allowed (not an organiser).")
             extra["409"] = OpenApiResponse(ERROR, description="Not possible in the tournament's present state.")
+            extra["415"] = OpenApiResponse(ERROR, description="A request body in a media type the operation "
+                                           "does not read.")
         if getattr(self.view, "throttle_classes", None):
             extra["429"] = OpenApiResponse(ERROR, description="Too many requests from this client: wait for the "
                                            "seconds in Retry-After.")

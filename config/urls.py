@@ -30,3 +30,8 @@ urlpatterns = [
     path("matches/", include("matches.urls")),
     path("", include((web_pages + league_pages, "league"))),
 ]
+
+handler400 = views.bad_request
+handler403 = views.permission_denied
+handler404 = views.page_not_found
+handler500 = views.server_error

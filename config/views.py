@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from axes.helpers import get_cool_off
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.views import defaults
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
@@ -31,3 +32,34 @@ def signin_locked_out(request: HttpRequest, original_response: Any = None, crede
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the site's icon."""
     return HttpResponseRedirect(static("favicon.svg"))
+
+
+# The error pages: the site's own templates (templates/400.html...), and JSON under /api/, whose callers are
+# programs (an address no API route matches is still an API answer).
+def _api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _api(request):
+        return JsonResponse({"detail": _("Bad request."), "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _api(request):
+        return JsonResponse({"detail": str(exception) or _("You may not do that."), "code": "forbidden"},
+                            status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _api(request):
+        return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _api(request):
+        return JsonResponse({"detail": _("Server error: it has been logged."), "code": "server_error"}, status=500)
+    return defaults.server_error(request)

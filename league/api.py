@@ -29,7 +29,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
@@ -53,6 +53,7 @@ from league.serializers import (
     EntrySerializer,
     EntryWithdrawResultSerializer,
     EntryWithdrawSerializer,
+    ErrorSerializer,
     FixtureFilterSerializer,
     FixtureSerializer,
     FixtureSwapSerializer,
@@ -611,12 +612,17 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
                                source=Result.Source.MANUAL, **values)
         return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 
-    @extend_schema(responses=ResultChangeSerializer(many=True), summary="The result's audit trail (organisers)")
+    @extend_schema(responses={200: ResultChangeSerializer(many=True),
+                              401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+                              403: OpenApiResponse(ErrorSerializer, description="Not an organiser of the tournament.")},
+                   summary="The result's audit trail (organisers)")
     @action(detail=True, methods=["get"], url_path="result/history", pagination_class=None)
     def result_history(self, request, pk=None):
         """Every change of this fixture's result, oldest first: kept for corrections and disputes."""
         fixture = self.get_object()
         # The trail names who changed what: it is for the organisers, not the public.
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
         if not can_edit_tournament(request.user, fixture.tournament):
             raise PermissionDenied(EDIT_DENIED_MESSAGE)
         changes = selectors.result_changes(fixture)

@@ -608,3 +608,11 @@ class ScheduleChangeSerializer(serializers.ModelSerializer):
         model = ScheduleChange
         fields = ["action", "summary", "fixtures", "reason", "changed_by", "changed_at"]
         read_only_fields = fields
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of a refusal: ``{"detail": "message", "code": "..."}`` (a 401, 403, 404, 409, 429 or 503)."""
+
+    detail = serializers.CharField(help_text=_("What was refused, in words."))
+    code = serializers.CharField(required=False, help_text=_("A short code for programs (\"conflict\", "
+                                                             "\"not_authenticated\"...)."))

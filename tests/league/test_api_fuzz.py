@@ -9,9 +9,14 @@ anonymous caller, as a signed-in stranger and as the tournaments' organiser (tok
 
 For every response:
 - it is not a server error (schemathesis's ``not_a_server_error``);
-- it matches the schema's documented response body for its status (``response_schema_conformance``);
+- its status is one the schema documents for the operation (``status_code_conformance``), with the documented
+  content type (``content_type_conformance``), headers (``response_headers_conformance``) and body
+  (``response_schema_conformance``);
 - a refused request (4xx) changed nothing in the database (a digest of every league and match row is the
   same before and after).
+
+Every failure of every case is collected, so one run reports them all; ``FUZZ_REPORT=path`` writes the figures
+(operations, cases, failures) to a file.
 
 Each case runs in a savepoint that is rolled back, so every case starts from the same realistic world.
 Deterministic (``derandomize``); ``FUZZ_EXAMPLES`` sets the examples per operation, shared by the roles
@@ -35,7 +40,12 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from league import services
 from league.models import Entry, Fixture, Pool, Tournament
@@ -51,6 +61,25 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 ROLES = ("anonymous", "stranger", "organiser")
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
+          response_schema_conformance]
+# Figures of the run, per operation: cases sent and failures found (FUZZ_REPORT writes them out).
+TALLY: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report():
+    yield
+    path = os.environ.get("FUZZ_REPORT")
+    if path and TALLY:
+        cases = sum(t["cases"] for t in TALLY.values())
+        failures = sum(len(t["failures"]) for t in TALLY.values())
+        lines = [f"schemathesis: {len(TALLY)} operations, {cases} cases, {failures} failures"]
+        for name, t in sorted(TALLY.items()):
+            for failure in t["failures"]:
+                lines.append(f"  {name}: {failure}")
+        with open(path, "a") as out:
+            out.write("\n".join(lines) + "\n")
 
 
 def _schema_operations() -> list[tuple[str, str]]:
@@ -174,6 +203,8 @@ def test_api_operation_answers_bad_input_without_a_500(world, _wsgi_in_test_tran
     # Every case is rolled back, so the world each one starts from is this one.
     before = database_digest()
     statuses: list[int] = []
+    failures: list[str] = []
+    TALLY[f"{method} {path}"] = {"cases": 0, "failures": failures}
 
     @FUZZ_SETTINGS
     @given(role=st.sampled_from(roles_for(method)), case=_case_strategy(operation, world["known"]))
@@ -183,13 +214,17 @@ def test_api_operation_answers_bad_input_without_a_500(world, _wsgi_in_test_tran
         with transaction.atomic():
             response = case.call(headers=headers)
             statuses.append(response.status_code)
-            case.validate_response(response, checks=[not_a_server_error, response_schema_conformance],
-                                   headers=headers)
-            if response.status_code >= 400:
-                assert database_digest() == before, (
-                    f"{method} {path} as {role} answered {response.status_code} but changed stored rows")
+            TALLY[f"{method} {path}"]["cases"] += 1
+            try:
+                case.validate_response(response, checks=CHECKS, headers=headers)
+            except (Exception, BaseExceptionGroup) as exc:  # a FailureGroup: report them all at the end
+                text = " ".join(str(exc).split())[:300]
+                failures.append(f"as {role}, {response.status_code}: {text}")
+            if response.status_code >= 400 and database_digest() != before:
+                failures.append(f"as {role}: answered {response.status_code} but changed stored rows")
             transaction.set_rollback(True)
 
     fuzz()
+    assert failures == [], "\n".join(failures[:20])
     # The cases aimed at real rows got past the lookup: the fuzzing reached the views' own checks.
     assert any(code != 404 for code in statuses), statuses
