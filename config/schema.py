@@ -18,6 +18,7 @@ from drf_spectacular.utils import OpenApiResponse
 from uritemplate import variables
 
 from league.serializers import ErrorSerializer as ERROR
+
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from axes.helpers import get_cool_off
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.views import defaults
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 from league.clients import too_many_requests
 

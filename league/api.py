@@ -607,10 +607,11 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         serializer.is_valid(raise_exception=True)
         values = dict(serializer.validated_data)
         reset = values.pop("reset_later_rounds")
-        existed = Result.objects.filter(fixture=fixture).exists()
-        services.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
-                               source=Result.Source.MANUAL, **values)
-        return self._result_response(fixture, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
+        # 201 only for the call that made the first result: decided by the service under the fixture's row lock,
+        # so of simultaneous first entries exactly one is a 201 (the others correct it, or change nothing: 200).
+        result = services.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
+                                         source=Result.Source.MANUAL, **values)
+        return self._result_response(fixture, status.HTTP_201_CREATED if result.was_created else status.HTTP_200_OK)
 
     @extend_schema(responses={200: ResultChangeSerializer(many=True),
                               401: OpenApiResponse(ErrorSerializer, description="Not signed in."),

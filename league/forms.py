@@ -20,7 +20,6 @@ from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choi
 from league.timezones import default_time_zone, zone_choices
 
 
-
 class SignupForm(UserCreationForm):
     """An organiser's account: a username, an e-mail address (to reset a forgotten password) and a password.
 

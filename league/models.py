@@ -305,6 +305,9 @@ class Result(models.Model):
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     updated_at = models.DateTimeField(auto_now=True)
+    # Not stored: set by league.services.result_record to whether this call made the fixture's first result
+    # (decided under the fixture's row lock, so of simultaneous first entries exactly one is told True).
+    was_created = False
 
     class Meta:
         constraints = [

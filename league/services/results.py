@@ -223,6 +223,7 @@ def result_record(
     new = _result_values(result)
     if old == new:
         return result
+    result.was_created = old is None
     result.entered_by = user if getattr(user, "is_authenticated", False) else None
     try:
         # No savepoint of its own: the error leaves this function's atomic block at once, which rolls it back.

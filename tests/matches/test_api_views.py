@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from engine import get_spec, rulesets
 from league.models import Tournament
-from matches import services, views
+from matches import services
 from matches.models import MatchAction, MatchSeat
 from tests.matches.conftest import make_fixture
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import json
 
-from league.text import csv_cell
 from league.management.commands._common import LeagueCommand, tournament_or_error
 from league.selectors import tournament_standings
 from league.standings import ROW_KEYS
+from league.text import csv_cell
 
 _TABLE_COLUMNS = [("Pos", "position"), ("Team", "team"), ("P", "played"), ("W", "won"), ("D", "drawn"),
                   ("L", "lost"), ("PF", "points_for"), ("PA", "points_against"), ("PD", None),
