@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from drf_spectacular import openapi
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from uritemplate import variables
 
 from league.serializers import ErrorSerializer as ERROR
@@ -50,6 +50,15 @@ class AutoSchema(openapi.AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(response, code, direction=direction)
         return responses
+
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if getattr(self.view, "detail_scope_parameter", False) and variables(self.path):
+            parameters.append(OpenApiParameter(
+                "tournament", str, required=False,
+                description="The tournament's slug: needed to reach an object of an unlisted tournament by its id "
+                            "(numeric ids alone only reach the listed tournaments' objects)."))
+        return parameters
 
     def _takes_query_parameters(self) -> bool:
         return any(p.get("in") == "query" for p in self._get_parameters() if isinstance(p, dict))

@@ -233,13 +233,17 @@ class TournamentScopedMixin:
 
     Lists show the listed tournaments (public ones plus the caller's own), or exactly one
     tournament when ``?tournament=<slug>`` names one the caller may see (404 otherwise: an unlisted
-    tournament is found through its slug, a draft only by its organisers). Detail views see every
-    tournament the caller may read; writes are then checked against ``can_edit_tournament``.
+    tournament is found through its slug, a draft only by its organisers). Detail views (``/pools/<id>/``...)
+    see the same listed tournaments; an object of an unlisted tournament is reached with its tournament's slug,
+    ``?tournament=<slug>`` (the link), so walking the numeric ids finds nothing of it. Writes are then checked
+    against ``can_edit_tournament``.
     """
 
     tournament_field = "tournament"
     permission_classes = [TournamentPermission]
     filter_serializer = TournamentScopeFilterSerializer
+    # config.schema documents the ``tournament`` query parameter of the detail operations.
+    detail_scope_parameter = True
 
     def tournament_from_params(self, slug: str | None):
         """The tournament ``?tournament=`` names (checked for the caller; the cached row), or None."""
@@ -259,12 +263,12 @@ class TournamentScopedMixin:
 
     def scope(self, queryset, slug: str | None = None):
         user = self.request.user
-        if self.action == "list":
-            tournament = self.tournament_from_params(slug)
-            if tournament is not None:
-                return queryset.filter(**{self.tournament_field: tournament})
-            return queryset.filter(**{f"{self.tournament_field}__in": listed_tournaments(user)})
-        return queryset.filter(**{f"{self.tournament_field}__in": viewable_tournaments(user)})
+        if self.action != "list":
+            slug = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament")
+        tournament = self.tournament_from_params(slug)
+        if tournament is not None:
+            return queryset.filter(**{self.tournament_field: tournament})
+        return queryset.filter(**{f"{self.tournament_field}__in": listed_tournaments(user)})
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentFilterSerializer]))

@@ -43,6 +43,12 @@ def _state_or_409(match: Match, upto: int | None = None):
     return state
 
 
+def _can_watch(request, match) -> bool:
+    """``permissions.can_watch`` for a match named by its id: a match of an unlisted tournament needs
+    ``?tournament=<slug>`` (numeric ids alone reach only the listed tournaments' matches)."""
+    return permissions.can_watch(request.user, match, by_id=True, slug=request.query_params.get("tournament"))
+
+
 def _seat_param(request) -> int | None:
     raw = request.query_params.get("seat")
     if raw in (None, ""):
@@ -78,6 +84,7 @@ class MatchViewAPI(APIView):
     """GET the match as the caller's seat sees it (or as a spectator). Conditional: ETag / If-None-Match."""
 
     permission_classes = [AllowAny]
+    detail_scope_parameter = True  # ?tournament=<slug> (config.schema)
 
     @extend_schema(parameters=[OpenApiParameter("seat", int), OpenApiParameter("events_from", int)],
                    responses={200: dict, 304: None})
@@ -88,7 +95,7 @@ class MatchViewAPI(APIView):
             raise Http404("No such match.")
         seat = permissions.viewer_seat(light, user=request.user, session=request.session,
                                      requested=_seat_param(request))
-        if seat is None and not permissions.can_watch(request.user, light):
+        if seat is None and not _can_watch(request, light):
             raise Http404("No such match.")
         if selectors.clock_due(light) and services.match_clock_expire(match=light):
             light = selectors.get_match_version(pk)
@@ -117,11 +124,12 @@ class MatchActionsAPI(APIView):
     """GET the action log (ply, seat, action); POST {"ply", "action"} to make a move."""
 
     permission_classes = [AllowAny]
+    detail_scope_parameter = True  # ?tournament=<slug> (config.schema)
 
     @extend_schema(responses={200: dict})
     def get(self, request, pk):
         match = _match_or_404(pk)
-        if not permissions.can_watch(request.user, match) and permissions.viewer_seat(
+        if not _can_watch(request, match) and permissions.viewer_seat(
                 match, user=request.user, session=request.session) is None:
             raise Http404("No such match.")
         viewer = permissions.viewer_seat(match, user=request.user, session=request.session)
@@ -150,7 +158,7 @@ class MatchActionsAPI(APIView):
         seat = data.validated_data.get("seat")
         if seat is None:
             if not held:
-                if not permissions.can_watch(request.user, match):
+                if not _can_watch(request, match):
                     raise Http404("No such match.")
                 return Response({"detail": "you do not hold a seat in this match", "code": "not_your_seat"},
                                 status=status.HTTP_403_FORBIDDEN)
@@ -176,13 +184,14 @@ class MatchReplayAPI(APIView):
     """GET the match after ply ``n`` (0 = before the first move), as a spectator sees it (or your seat)."""
 
     permission_classes = [AllowAny]
+    detail_scope_parameter = True  # ?tournament=<slug> (config.schema)
 
     @extend_schema(responses={200: dict})
     def get(self, request, pk, n):
         match = _match_or_404(pk)
         seat = permissions.viewer_seat(match, user=request.user, session=request.session,
                                      requested=_seat_param(request))
-        if seat is None and not permissions.can_watch(request.user, match):
+        if seat is None and not _can_watch(request, match):
             raise Http404("No such match.")
         if n > match.ply:
             return Response({"detail": f"the match has {match.ply} plies"}, status=status.HTTP_404_NOT_FOUND)
@@ -210,7 +219,7 @@ class DrawInput(SeatInput):
 def _acting_seat(request, match: Match, given: int | None) -> tuple[set[int], int]:
     held = permissions.seats_held(match, user=request.user, session=request.session)
     if not held:
-        if not permissions.can_watch(request.user, match):
+        if not _can_watch(request, match):
             raise Http404("No such match.")
         raise PermissionDenied("you do not hold a seat in this match")
     return held, given if given is not None else min(held)

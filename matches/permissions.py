@@ -38,11 +38,20 @@ def viewer_seat(match: Match, *, user: Any = None, session: Any = None, requeste
     return min(held) if held else None
 
 
-def can_watch(user: Any, match: Match) -> bool:
-    """Spectators: anyone for a friendly (the link is the key) or a match of a tournament they may view."""
+def can_watch(user: Any, match: Match, *, by_id: bool = False, slug: str | None = None) -> bool:
+    """Spectators: anyone for a friendly (the link is the key) or a match of a tournament they may view.
+
+    ``by_id``: the caller names the match by its number alone (the API): a match of an unlisted tournament is
+    then only shown with the tournament's slug (``slug``, the link), so walking the ids finds none of them.
+    """
     if match.fixture is None:
         return True
-    return can_view_tournament(user, match.fixture.tournament)
+    tournament = match.fixture.tournament
+    if not can_view_tournament(user, tournament):
+        return False
+    if by_id and slug != tournament.slug:
+        return tournament.visibility == tournament.Visibility.PUBLIC or can_edit_tournament(user, tournament)
+    return True
 
 
 def can_manage(user: Any, match: Match) -> bool:

@@ -472,7 +472,9 @@ def test_results_of_unlisted_and_draft_tournaments(world, anon, organiser):
     unlisted = first_fixture(world["unlisted"])
     client_for(organiser).post(f"/api/fixtures/{unlisted.pk}/result/", {"home_score": 7, "away_score": 0,
                                                                        "home_tries": 1}, format="json")
-    assert anon.get(f"/api/fixtures/{unlisted.pk}/result/").status_code == 200
+    # An unlisted tournament's objects are not found by walking ids; with the tournament's slug (the link) they are.
+    assert anon.get(f"/api/fixtures/{unlisted.pk}/result/").status_code == 404
+    assert anon.get(f"/api/fixtures/{unlisted.pk}/result/?tournament=hid").status_code == 200
     draft = first_fixture(world["draft"])
     assert anon.get(f"/api/fixtures/{draft.pk}/result/").status_code == 404
     assert anon.get("/api/tournaments/draft/standings/").status_code == 404
