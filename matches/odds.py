@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from engine import derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
@@ -470,8 +471,20 @@ def odds_after_result(tournament_id: int) -> None:
     # One task per version of the tournament (a CSV import of 40 results commits once, but says so 40 times).
     if version is None or not cache.add(f"matches:odds-queued:{tournament_id}:{version}", 1, 600):
         return
-    workers.task("compute_odds").apply_async((tournament_id, version),
-                                             countdown=float(getattr(settings, "ODDS_DELAY", 3)))
+    # Best-effort: with the broker down the result stands, and the periodic odds_catch_up queues it later.
+    workers.queue("compute_odds", (tournament_id, version), countdown=float(getattr(settings, "ODDS_DELAY", 3)))
+
+
+def tournaments_with_stale_odds(*, limit: int = 20) -> list[tuple[int, int]]:
+    """(id, version) of tournaments in progress whose odds are missing or older than their results: the odds
+    that could not be queued after a result (the broker was down). The periodic ``odds_catch_up`` queues them."""
+    if not getattr(settings, "ODDS_AFTER_RESULT", True):
+        return []
+    fresh = QualificationOdds.objects.filter(tournament=OuterRef("pk"), version=OuterRef("version"))
+    with_results = Fixture.objects.filter(tournament=OuterRef("pk"), stage=Fixture.Stage.POOL, result__isnull=False)
+    rows = (Tournament.objects.filter(status=Tournament.Status.IN_PROGRESS)
+            .filter(Exists(with_results)).exclude(Exists(fresh)).order_by("-pk").values_list("pk", "version"))
+    return list(rows[:limit])
 
 
 def odds_refresh_after_burst(*, tournament_id: int) -> str:

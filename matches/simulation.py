@@ -37,15 +37,16 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from engine import MANUAL, derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
-from league.errors import Conflict, DomainError
+from league.errors import Conflict, DomainError, Unavailable
 from league.levels import DEFAULT_LEVEL
 from league.models import Fixture, Result, Tournament
 from league.services import result_record, tournament_require_open
@@ -196,7 +197,15 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
 
 def simulation_start(*, tournament: Tournament, stage: str = "all", user=None, seed=None,
                      fixture: Fixture | None = None, round_number: int | None = None) -> SimulationRun:
-    """Start a simulation on the workers: make the run and queue it once the transaction commits."""
+    """Start a simulation on the workers: make the run and queue it once the transaction commits.
+
+    Refused with ``Unavailable`` (nothing made) when the workers' broker cannot be reached now. Should it fail
+    between this check and the queueing, the run is marked failed with the reason; a run whose messages are
+    lost later (Redis restarted) is handed out again by the periodic ``resume_stalled_runs``.
+    """
+    if not workers.broker_available():
+        raise Unavailable("The simulation workers cannot be reached (their queue, Redis, is down): nothing was "
+                          "started. Try again in a minute.", reason="broker_unavailable")
     with transaction.atomic():
         run = simulation_create(tournament=tournament, stage=stage, seed=seed, user=user, fixture=fixture,
                                 round_number=round_number)
@@ -480,6 +489,19 @@ def run_fail(*, run_id: int, message: str) -> None:
     """Mark a run failed (a fixture could not be simulated even after the retries)."""
     SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
         status=SimulationRun.Status.FAILED, error=message[:2000], finished_at=timezone.now())
+
+
+def stalled_runs(*, seconds: float) -> list[int]:
+    """Runs still going whose results have not moved for ``seconds`` (their messages may be lost: the broker
+    restarted, a worker died): the periodic task hands their ready fixtures out again."""
+    since = timezone.now() - timedelta(seconds=seconds)
+    stalled = []
+    for run in SimulationRun.objects.filter(status=SimulationRun.Status.RUNNING, started_at__lt=since):
+        latest = Result.objects.filter(fixture__in=Fixture.objects.filter(run_scope_q(run))).aggregate(
+            m=Max("updated_at"))["m"]
+        if latest is None or latest < since:
+            stalled.append(run.pk)
+    return stalled
 
 
 def runs_to_resume() -> list[int]:

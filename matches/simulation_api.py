@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from league.errors import Forbidden
 from league.permissions import can_edit_tournament, tournament_for
+from league.serializers import ErrorSerializer
 from matches import odds, simulation
 
 
@@ -50,7 +51,9 @@ class SimulationAPI(APIView):
     @extend_schema(request=SimulationStartSerializer,
                    responses={202: _RUN, 400: OpenApiResponse(description="bad stage, seed or scope"),
                               403: OpenApiResponse(description="not an organiser"),
-                              409: OpenApiResponse(description="a simulation is already running")})
+                              409: OpenApiResponse(ErrorSerializer, description="a simulation is already running"),
+                              503: OpenApiResponse(ErrorSerializer, description="the workers' queue (Redis) is "
+                                                   "down: nothing was started; try again later")})
     def post(self, request, slug):
         tournament = tournament_for(request.user, slug)
         if not request.user.is_authenticated:

@@ -13,13 +13,19 @@ import logging
 
 from celery import shared_task
 from celery.signals import task_postrun, task_prerun, worker_ready
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, close_old_connections
+from kombu.exceptions import OperationalError as BrokerOperationalError
+from redis.exceptions import RedisError
 
 from matches import odds, simulation, workers
 from matches.models import SimulationRun
 
 logger = logging.getLogger(__name__)
+
+# Raised when a message cannot be sent: the broker is down or hangs.
+BROKER_ERRORS = (BrokerOperationalError, RedisError, OSError)
 
 RELIABLE = {
     "acks_late": True,
@@ -67,7 +73,12 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
         # A bug must not leave the run "running" for ever: say so on the progress bar, then fail the task.
         simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {exc!r}")
         raise
-    simulation.run_after_fixture(run_id=run_id, fixture_id=fixture_id, status=outcome.status, send=_send(run_id))
+    try:
+        simulation.run_after_fixture(run_id=run_id, fixture_id=fixture_id, status=outcome.status, send=_send(run_id))
+    except BROKER_ERRORS:
+        # The result is recorded; the fixtures it made ready could not be queued (the broker is down). The run
+        # keeps going: resume_stalled_runs hands them out once the broker is back.
+        logger.warning("run %s: could not queue the next fixtures, the broker is down; they wait", run_id)
     return outcome.status
 
 
@@ -83,6 +94,27 @@ def compute_odds(tournament_id: int, version: int | None = None, runs: int | Non
 def refresh_odds(tournament_id: int) -> str:
     """The one odds refresh of a burst of results: put off while results keep coming, then computed once."""
     return odds.odds_refresh_after_burst(tournament_id=tournament_id)
+
+
+@workers.register
+@shared_task
+def resume_stalled_runs() -> int:
+    """Periodic (celery beat): hand out again the ready fixtures of runs that have not moved for a while, whose
+    messages were lost (Redis restarted, a worker died). A fixture played twice is recorded once."""
+    stalled = simulation.stalled_runs(seconds=float(settings.SIMULATION_STALL_SECONDS))
+    for run_id in stalled:
+        simulate_run.delay(run_id, again=True)
+    return len(stalled)
+
+
+@workers.register
+@shared_task
+def odds_catch_up() -> int:
+    """Periodic (celery beat): queue the odds that could not be queued after a result (the broker was down)."""
+    stale = odds.tournaments_with_stale_odds()
+    for tournament_id, version in stale:
+        compute_odds.delay(tournament_id, version)
+    return len(stale)
 
 
 @task_prerun.connect
