@@ -4,6 +4,8 @@ The ``web`` pages (home, tournament, team and fixture pages, the organiser's das
 and the league's own pages share the ``league`` namespace, so every page keeps its name (``league:tournament``).
 """
 
+from csp.constants import SELF
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
@@ -24,7 +26,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's init script as a file of its own: no inline script for the CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # Redoc's search runs in a worker made from a blob: URL, allowed on this page only.
+    path("api/redoc/", csp_update({"worker-src": [SELF, "blob:"]})(SpectacularRedocView.as_view(url_name="schema")),
+         name="api-redoc"),
     path("api/", include("league.api_urls")),
     path("api/", include("matches.api_urls")),
     path("matches/", include("matches.urls")),
