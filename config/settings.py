@@ -305,7 +305,7 @@ if CELERY_BROKER_URL == "filesystem://":
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Nothing reads a task's return value: no result store to depend on (or to wait for when Redis is down).
 CELERY_TASK_IGNORE_RESULT = True
-# A message that cannot be sent fails fast (matches.workers queues best-effort and retries later).
+# A message that cannot be sent fails fast (league.queue queues best-effort; periodic tasks catch up).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT * 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -317,6 +317,16 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         serializer.instance = Tournament.objects.prefetch_related("organisers").get(pk=tournament.pk)
 
     def _create_from_preset(self, preset, data, teams, options):
+        # A preset writes everything in this request: a generation that large belongs on the workers.
+        count, pools = len(teams or []), max(1, int(options.get("pools") or 1))
+        per_pool = -(-count // pools)
+        planned = pools * per_pool * (per_pool - 1) // 2 * (2 if data.get("double_round_robin") else 1)
+        if planned > settings.FIXTURES_PER_REQUEST:
+            raise DRFValidationError({"teams": [_(
+                "A preset makes at most %(limit)s fixtures at once (these teams would need %(planned)s). Create the "
+                "tournament without a preset, enter the teams (/api/entries/), and generate its fixtures on its "
+                "Fixtures page: a worker makes them, with a progress page.") % {
+                    "limit": settings.FIXTURES_PER_REQUEST, "planned": planned}]})
         kwargs = {**options, **data, "user": self.request.user}
         if teams is not None:
             kwargs["teams"] = teams

@@ -430,3 +430,35 @@ class Division(models.Model):
 
     def __str__(self):
         return f"{self.tournament_id} in {self.event_id}"
+
+
+class FixtureJob(models.Model):
+    """A large fixture generation run by a worker rather than in the organiser's request, with its progress.
+
+    Made by ``league.services.fixtures_generate_or_queue`` when a generation would write more than
+    ``settings.FIXTURES_PER_REQUEST`` fixtures (a 200-team league has 19,900); ``options`` are the schedule the
+    organiser chose (dates and times as ISO text).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        FAILED = "failed", _("Failed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="fixture_jobs")
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(_("fixtures planned"), default=0)
+    done = models.PositiveIntegerField(_("fixtures written"), default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"fixtures of {self.tournament_id}: {self.status}"

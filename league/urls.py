@@ -33,6 +33,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/fixtures/", views.manage_fixtures, name="manage_fixtures"),
     path("t/<slug:slug>/manage/schedule/", views.manage_schedule, name="manage_schedule"),
     path("t/<slug:slug>/manage/schedule/<int:pk>/", views.manage_schedule_fixture, name="manage_schedule_fixture"),
+    path("t/<slug:slug>/manage/fixtures/jobs/<int:pk>/", views.manage_fixture_job, name="manage_fixture_job"),
     path("t/<slug:slug>/manage/players/", views.manage_players, name="manage_players"),
     path("t/<slug:slug>/manage/results/", views.manage_results, name="manage_results"),
     path("t/<slug:slug>/manage/results/import/", views.manage_results_import, name="manage_results_import"),

@@ -31,7 +31,7 @@ from league import event_selectors, exports, forms, pages, schedule_selectors, s
 from league.clients import limit_wait, too_many_requests
 from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
-from league.models import Entry, Fixture, Result, team_code
+from league.models import Entry, Fixture, FixtureJob, Result, team_code
 from league.permissions import tournament_for
 from league.share import qr_svg
 from league.templatetags.league_tags import side_name
@@ -307,16 +307,28 @@ def manage_fixtures(request, slug):
                                                              "double": tournament.double_round_robin})
     if request.method == "POST" and form.is_valid():
         try:
-            services.fixtures_generate(tournament=tournament, user=request.user, **form.cleaned_data)
+            job = services.fixtures_generate_or_queue(tournament=tournament, user=request.user, **form.cleaned_data)
         except ValidationError as exc:
             form_error(form, exc)
         else:
+            if job is not None:  # a large generation runs on the workers: follow it on its progress page
+                return redirect("league:manage_fixture_job", slug=slug, pk=job.pk)
             messages.success(request, _("Fixtures generated. Here is their schedule: move, swap or push them "
                                         "back here."))
             return redirect("league:manage_schedule", slug=slug)
     return render(request, "league/manage_form.html", {
         "tournament": tournament, "form": form, "title": _("Generate fixtures"), "submit": _("Generate fixtures"),
         "intro": _(format_of(tournament).fixtures_intro)})
+
+
+@login_required
+@require_GET
+def manage_fixture_job(request, slug, pk):
+    """The progress of a large fixture generation running on the workers (htmx refreshes it until it ends)."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    job = get_object_or_404(FixtureJob, tournament=tournament, pk=pk)
+    template = "league/_fixture_job.html" if request.htmx else "league/manage_fixture_job.html"
+    return render(request, template, {"tournament": tournament, "job": job})
 
 
 @login_required

@@ -10,7 +10,7 @@ class MatchesConfig(AppConfig):
         # Imported here, not at the top: an AppConfig's module is loaded before the models are ready.
         from league import hooks, live
         from matches import live as online_live
-        from matches import odds, tasks  # noqa: F401  (tasks: registers the Celery tasks in matches.workers)
+        from matches import odds, tasks  # noqa: F401  (tasks: registers the Celery tasks in league.queue)
 
         # The league queues nothing itself (it never imports matches): after a result change it calls this.
         hooks.on_results_changed(odds.odds_after_result)

@@ -25,7 +25,7 @@ CHECKS = {
         "league/event_selectors.py",
         "league/timetable.py", "league/timezones.py", "league/errors.py",
         "league/hooks.py", "league/rulesets.py", "matches/services.py", "matches/selectors.py",
-        "matches/permissions.py", "matches/workers.py",
+        "matches/permissions.py", "matches/workers.py", "league/queue.py", "league/clients.py", "league/text.py",
     ],
 }
 

@@ -55,7 +55,10 @@ from league.services.schedule import (
 )
 from league.services.setup import (
     bracket_create,
+    fixture_job_run,
     fixtures_generate,
+    fixtures_generate_or_queue,
+    fixtures_planned_count,
     pools_draw,
     tournament_create_blank,
     tournament_create_from_preset,
@@ -92,8 +95,9 @@ from league.services.tournaments import (
 __all__ = [
     "IMPORT_COLUMNS", "ImportSummary", "bracket_create", "bracket_fixtures_create", "bracket_reset_from",
     "entries_add", "entries_in_seed_order", "entry_delete", "entry_save", "entry_set_player", "entry_update",
-    "entry_withdraw", "fixture_delete", "fixture_move", "fixture_ready_for_result", "fixture_save",
-    "fixtures_create", "fixtures_delete", "fixtures_generate", "fixtures_generate_round_robin",
+    "entry_withdraw", "fixture_delete", "fixture_job_run", "fixture_move", "fixture_ready_for_result",
+    "fixture_save", "fixtures_create", "fixtures_delete", "fixtures_generate", "fixtures_generate_or_queue",
+    "fixtures_generate_round_robin", "fixtures_planned_count",
     "fixtures_keep_wall_clock", "fixtures_push", "fixtures_swap", "fixtures_time", "nations_enter", "organiser_add",
     "organisers_set", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
     "result_delete", "result_record", "result_values_validate", "results_import_csv", "schedule_retime",

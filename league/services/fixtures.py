@@ -11,6 +11,7 @@ from datetime import date, time
 from itertools import chain, zip_longest
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max, QuerySet
 
@@ -21,6 +22,14 @@ from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 from league.services.schedule import fixtures_time, new_matches_places, schedule_settings_save
 from league.services.teams import pool_create
 from league.text import clean_text
+
+
+def _check_fixture_room(tournament: Tournament, adding: int) -> None:
+    """Refuse to write fixtures beyond ``settings.MAX_FIXTURES_PER_TOURNAMENT`` (a bound on what one tournament
+    may cost the database, whatever path writes them)."""
+    limit = int(settings.MAX_FIXTURES_PER_TOURNAMENT)
+    if adding and Fixture.objects.filter(tournament=tournament).count() + adding > limit:
+        raise DomainError(f"A tournament can have at most {limit:,} fixtures: split the teams into more pools.")
 
 
 def entries_in_seed_order(tournament: Tournament) -> list[Entry]:
@@ -81,6 +90,7 @@ def fixtures_generate_round_robin(
                 groups.setdefault(rnd.number, []).append(cast(list[tuple[int, int]], list(rnd.matches)))
         in_slot_order = {number: [m for m in chain.from_iterable(zip_longest(*lists)) if m is not None]
                          for number, lists in groups.items()}
+        _check_fixture_room(tournament, sum(len(matches) for matches in in_slot_order.values()))
         places = new_matches_places(tournament, in_slot_order)
         place_of = {(number, match): place for number, matches in in_slot_order.items()
                     for match, place in zip(matches, places[number], strict=True)}
@@ -162,6 +172,7 @@ def fixtures_create(*, tournament: Tournament, fixtures: Sequence[Fixture]) -> l
     they are timed by the tournament's plan after the fixtures already there."""
     if any(f.tournament_id != tournament.pk for f in fixtures):
         raise DomainError("Every fixture must belong to the tournament.")
+    _check_fixture_room(tournament, len(fixtures))
     created = Fixture.objects.bulk_create(list(fixtures))
     fixtures_time(tournament=tournament, fixtures=created)
     tournament_changed(tournament)
@@ -206,6 +217,7 @@ def bracket_fixtures_create(*, tournament: Tournament, plans: Sequence[brackets.
                 tournament=tournament, stage=Fixture.Stage.KNOCKOUT, bracket=spec.bracket or plan.name,
                 round_number=offset + spec.round_number, round_name=spec.round_name, code=spec.code,
                 home_source=spec.home_source, away_source=spec.away_source, slot=spec.slot))
+    _check_fixture_room(tournament, len(fixtures))
     created = Fixture.objects.bulk_create(fixtures)
     fixtures_time(tournament=tournament, fixtures=created)
     advancement.rederive(tournament, user=user)

@@ -5,16 +5,21 @@ Each asks the format (``league.formats``) what to do: no format is named here.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, time
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
 
-from league import draws
-from league.errors import DomainError
+from league import draws, queue
+from league.errors import Conflict, DomainError, Unavailable, error_text
 from league.formats import FORMATS, format_of
-from league.models import Fixture, Tournament
+from league.models import Entry, Fixture, FixtureJob, Tournament
 from league.services.fixtures import bracket_fixtures_create, fixtures_generate_round_robin, pools_fill
 from league.services.schedule import schedule_settings_save
 from league.services.tournaments import tournament_create, tournament_require_open
@@ -86,3 +91,89 @@ def pools_draw(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     if Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT).exists():
         bracket_create(tournament=tournament, replace=True, user=user)
     return drawn
+
+
+# -- Large generations: on the workers, with progress -----------------------------------------------------------
+
+logger = logging.getLogger(__name__)
+
+
+def fixtures_planned_count(tournament: Tournament, *, double: bool | None = None) -> int:
+    """How many fixtures a round-robin generation would write at most: every pool's round robin (all the entries
+    in one when there are no pools), doubled for home and away. Other formats write far fewer."""
+    double = tournament.double_round_robin if double is None else double
+    sizes = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True, pool__isnull=False)
+                 .values("pool").annotate(n=Count("pk")).values_list("n", flat=True))
+    if not sizes:
+        sizes = [Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()]
+    return sum(n * (n - 1) // 2 for n in sizes) * (2 if double else 1)
+
+
+def _options_json(schedule: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if isinstance(value, date | time) else value for key, value in schedule.items()}
+
+
+def _options_from_json(options: Mapping[str, Any]) -> dict[str, Any]:
+    values = dict(options)
+    if values.get("start_date"):
+        values["start_date"] = date.fromisoformat(values["start_date"])
+    if values.get("first_kickoff"):
+        values["first_kickoff"] = time.fromisoformat(values["first_kickoff"])
+    return values
+
+
+def fixtures_generate_or_queue(*, tournament: Tournament, user: Any = None, **schedule: Any) -> FixtureJob | None:
+    """Generate the fixtures now (as :func:`fixtures_generate`) when they are few; when there would be more than
+    ``settings.FIXTURES_PER_REQUEST``, make a :class:`FixtureJob` and let a worker do it (returned, for its
+    progress page). Refused beyond ``settings.MAX_FIXTURES_PER_TOURNAMENT``, while another job of the tournament
+    is going, and (``Unavailable``) when the workers cannot be reached."""
+    planned = fixtures_planned_count(tournament, double=schedule.get("double"))
+    limit = int(settings.MAX_FIXTURES_PER_TOURNAMENT)
+    if planned > limit:
+        raise DomainError(f"That would make {planned:,} fixtures; a tournament can have at most {limit:,}. "
+                          "Split the teams into more pools.")
+    if planned <= int(settings.FIXTURES_PER_REQUEST):
+        fixtures_generate(tournament=tournament, user=user, **schedule)
+        return None
+    if FixtureJob.objects.filter(tournament=tournament, status__in=[FixtureJob.Status.QUEUED,
+                                                                    FixtureJob.Status.RUNNING]).exists():
+        raise Conflict("The fixtures of this tournament are being generated already: wait for them.")
+    if not queue.broker_available():
+        raise Unavailable(f"{planned:,} fixtures are made by the workers, and they cannot be reached now (their "
+                          "queue, Redis, is down): nothing was changed. Try again in a minute.")
+    with transaction.atomic():
+        job = FixtureJob.objects.create(tournament=tournament, options=_options_json(schedule), total=planned,
+                                        created_by=user if getattr(user, "is_authenticated", False) else None)
+        transaction.on_commit(lambda: _queue_job(job.pk))
+    return job
+
+
+def _queue_job(job_id: int) -> None:
+    if not queue.queue("fixture_job_run", (job_id,)):
+        FixtureJob.objects.filter(pk=job_id, status=FixtureJob.Status.QUEUED).update(
+            status=FixtureJob.Status.FAILED, finished_at=timezone.now(),
+            error="The workers could not be reached: nothing was generated. Try again.")
+
+
+def fixture_job_run(*, job_id: int) -> FixtureJob | None:
+    """Run a queued fixture generation (the worker's task): the same generation as in a request, in one
+    transaction; the job records how many fixtures were written, or why it was refused."""
+    claimed = FixtureJob.objects.filter(pk=job_id, status=FixtureJob.Status.QUEUED).update(
+        status=FixtureJob.Status.RUNNING)
+    job = FixtureJob.objects.select_related("tournament", "created_by").filter(pk=job_id).first()
+    if job is None or not claimed:
+        return job  # gone, or another delivery of the message has it
+    before = Fixture.objects.filter(tournament=job.tournament).count()
+    try:
+        fixtures_generate(tournament=job.tournament, user=job.created_by, **_options_from_json(job.options))
+    except ValidationError as exc:
+        job.status, job.error = FixtureJob.Status.FAILED, error_text(exc)
+    except Exception as exc:
+        logger.exception("fixture job %s failed", job_id)
+        job.status, job.error = FixtureJob.Status.FAILED, f"The generation failed: {exc}"
+    else:
+        job.status = FixtureJob.Status.FINISHED
+        job.done = Fixture.objects.filter(tournament=job.tournament).count() - before
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error", "done", "finished_at"])
+    return job
