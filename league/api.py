@@ -86,7 +86,7 @@ class TokenObtainThrottle(AnonRateThrottle):
     scope = "token-obtain"
 
     def get_rate(self):
-        return settings.TOKEN_RATE.replace("/m", "/min") if settings.TOKEN_RATE.endswith("/m") else settings.TOKEN_RATE
+        return settings.TOKEN_RATE  # "20/m": DRF reads the first letter of the period
 
     def get_ident(self, request):
         return client_ip(request)

@@ -20,11 +20,22 @@ from django.shortcuts import render
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
+# Stands for a client whose address is unknown (a request made in code, a server on a Unix socket): the lock-out
+# stores the address in an IP column, which PostgreSQL refuses anything else in.
+UNKNOWN_CLIENT = "0.0.0.0"
+
+
+def _address(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
+
 
 def client_ip(request: Any) -> str:
-    """The client's address, through ``TRUSTED_PROXIES`` proxies at most (see the module)."""
+    """The client's address, through ``TRUSTED_PROXIES`` proxies at most (see the module); always an IP address."""
     meta = request.META
-    remote = meta.get("REMOTE_ADDR") or "unknown"
+    remote = _address(meta.get("REMOTE_ADDR") or "") or UNKNOWN_CLIENT
     proxies = int(getattr(settings, "TRUSTED_PROXIES", 0) or 0)
     forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
     if proxies <= 0 or not forwarded:
@@ -32,11 +43,8 @@ def client_ip(request: Any) -> str:
     hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
     if not hops:
         return remote
-    candidate = hops[-min(proxies, len(hops))]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:  # a proxy that writes something else: the connection's address is all we know
-        return remote
+    # A proxy that writes something else than an address: the connection's address is all we know.
+    return _address(hops[-min(proxies, len(hops))]) or remote
 
 
 def _client_key(group: str, request: Any) -> str:

@@ -49,6 +49,15 @@ def _no_odds_after_result(settings):  # pytest-django's settings fixture, not hy
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: the per-client limits (sign-up, token, join codes...) count in it, and
+    a count left by an earlier test (all from 127.0.0.1) must not refuse this one's requests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """A cheap hasher in tests: PBKDF2's deliberate slowness made every user created cost a large share of a test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -37,6 +37,14 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.integration
 
 
+@pytest.fixture(autouse=True)
+def _forget_outages():
+    """The next test finds the cache and the broker as if nothing had failed in this process."""
+    yield
+    cache_reset()
+    workers.broker_reset()
+
+
 def _cache_on(settings, redis) -> None:
     settings.CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": redis.url,
                                    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
