@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0004_alter_fixture_options'),
+        ('league', '0006_play19_move_clock'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
