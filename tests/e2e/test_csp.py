@@ -53,7 +53,7 @@ def browser():
 
 def _world(organiser):
     from league import services
-    from league.models import Entry
+    from league.models import Entry, FixtureJob
     from matches import services as match_services
 
     cup = services.tournament_create_from_preset(
@@ -69,19 +69,26 @@ def _world(organiser):
     fixture = cards.fixtures.get()
     match = match_services.match_start_for_fixture(fixture=fixture, user=organiser)
     entry = Entry.objects.filter(tournament=cup).first()
-    return {"cup": cup, "played": played, "match": match, "entry": entry, "fixture": fixture}
+    open_fixture = cup.fixtures.filter(stage="pool", result__isnull=True).order_by("round_number", "pk").first()
+    job = FixtureJob.objects.create(tournament=cup, total=19900, done=0)  # the progress page of a large generation
+    return {"cup": cup, "played": played, "match": match, "entry": entry, "fixture": fixture,
+            "open_fixture": open_fixture, "job": job}
 
 
 def _pages(world) -> list[str]:
     played, match, entry = world["played"], world["match"], world["entry"]
+    open_fixture, job = world["open_fixture"], world["job"]
     public = ["/", "/t/sevens/", "/t/sevens/?by=day", "/t/sevens/teams/FRA/", f"/t/sevens/matches/{played.pk}/",
               "/t/sevens/print/fixtures/", "/t/sevens/print/score-sheets/", "/matches/join/",
-              f"/matches/{match.pk}/watch/", f"/matches/{match.pk}/replay/", "/accounts/login/", "/signup/",
+              f"/matches/{match.pk}/watch/", f"/matches/{match.pk}/replay/", f"/matches/rules/{match.ruleset}/",
+              "/matches/tournament/sevens/live/", "/accounts/login/", "/signup/",
               "/accounts/password_reset/", "/accounts/password_reset/done/", "/no-such-page/", "/t/nobody/",
               "/api/docs/", "/api/redoc/"]
     organiser = ["/new/", "/t/sevens/manage/", "/t/sevens/manage/settings/", "/t/sevens/manage/organisers/",
                  "/t/sevens/manage/teams/", "/t/sevens/manage/draw/", "/t/sevens/manage/fixtures/",
-                 "/t/sevens/manage/players/", "/t/sevens/manage/results/", f"/t/sevens/manage/results/{played.pk}/",
+                 "/t/sevens/manage/schedule/", f"/t/sevens/manage/schedule/{open_fixture.pk}/",
+                 f"/t/sevens/manage/fixtures/jobs/{job.pk}/", "/t/sevens/manage/players/", "/t/sevens/manage/results/",
+                 f"/t/sevens/manage/results/{played.pk}/",
                  "/t/sevens/manage/results/import/", f"/t/sevens/manage/teams/{entry.pk}/withdraw/",
                  "/t/sevens/manage/simulate/", "/matches/tournament/sevens/passes/", "/matches/new/",
                  f"/matches/{match.pk}/", f"/matches/{match.pk}/manage/", "/matches/mine/"]

@@ -1,5 +1,7 @@
 """The production mode (issue 16.10): ``bash scripts/serve`` serves the site as production does, and a simulated
-tournament completes through it over HTTP.
+tournament completes through it over HTTP, started from a fresh clone of the commit under test (only what git
+holds: no ``var/``, no collected static files; the clone's ``.venv`` is this checkout's, as in a worktree, so the
+test needs no package index).
 
 It runs against the test command's PostgreSQL (a database of its own) and Redis (a database number of its own);
 without them (a quick local run on SQLite) it starts its own (``tests.servers``). The site is called as a TLS
@@ -79,6 +81,19 @@ def _env(database: str, redis: str, tmp_path: Path, **extra: str) -> dict:
     return env
 
 
+def fresh_clone(tmp_path: Path) -> Path:
+    """A clone of the commit checked out here, with this checkout's virtualenv (see the module)."""
+    clone = tmp_path / "clone"
+    for command in (["git", "init", "-q", str(clone)], ["git", "-C", str(clone), "fetch", "-q", str(ROOT), "HEAD"],
+                    ["git", "-C", str(clone), "checkout", "-q", "FETCH_HEAD"]):
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+    (clone / ".venv").symlink_to((ROOT / ".venv").resolve())
+    # The files are as new as the clone: left so, scripts/lib.sh would reinstall the requirements from PyPI.
+    for requirements in (clone / "requirements").glob("*.txt"):
+        os.utime(requirements, (0, 0))
+    return clone
+
+
 def test_serve_refuses_a_development_secret_key(tmp_path):
     env = _env("postgres://rugby@127.0.0.1:1/rugby", "redis://127.0.0.1:1/0", tmp_path,
                SECRET_KEY="django-insecure-local-development-key-change-me")
@@ -88,10 +103,11 @@ def test_serve_refuses_a_development_secret_key(tmp_path):
 
 def test_serve_runs_a_simulated_tournament_over_http(tmp_path):
     with servers() as (database, redis):
+        clone = fresh_clone(tmp_path)
         env = _env(database, redis, tmp_path)
         base = f"http://127.0.0.1:{env['PORT']}"
         log = (tmp_path / "serve.log").open("w")
-        serve = subprocess.Popen(["bash", "scripts/serve"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        serve = subprocess.Popen(["bash", "scripts/serve"], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT,
                                  start_new_session=True)
         try:
             wait_for(lambda: call(base, "/api/teams/?nation=true")[0] == 200 or serve.poll() is not None, 180)
@@ -100,9 +116,9 @@ def test_serve_runs_a_simulated_tournament_over_http(tmp_path):
             with pytest.raises(urllib.error.HTTPError):
                 urllib.request.urlopen(urllib.request.Request(base + "/nowhere/",
                                                               headers={"X-Forwarded-Proto": "https"}), timeout=10)
-            manage = [str(ROOT / ".venv/bin/python"), "manage.py"]
+            manage = [str(clone / ".venv/bin/python"), "manage.py"]
             subprocess.run([*manage, "createsuperuser", "--noinput", "--username", "club", "--email", "c@example.org"],
-                           cwd=ROOT, env={**env, "DEBUG": "false", "DJANGO_SUPERUSER_PASSWORD": "a-long-pass-phrase"},
+                           cwd=clone, env={**env, "DEBUG": "false", "DJANGO_SUPERUSER_PASSWORD": "a-long-pass-phrase"},
                            check=True, capture_output=True, timeout=120)
             status, body = call(base, "/api/token/", {"username": "club", "password": "a-long-pass-phrase"})
             assert status == 200
