@@ -21,6 +21,7 @@ from collections.abc import Callable
 from axes.helpers import get_cool_off
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Q
 from django.http import HttpResponse
 from django.utils.translation import get_language, gettext_lazy
@@ -564,13 +565,15 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)
         where = {name: data.pop(name) for name in ("kickoff", "venue") if name in data}
-        if data:
-            services.fixture_save(fixture=_apply(serializer.instance, data))
-        if where:
-            # When and where go through the schedule's service: clash checks and the audit trail.
-            fixture = serializer.instance
-            services.fixture_move(fixture=fixture, kickoff=where.get("kickoff", fixture.kickoff),
-                                  venue=where.get("venue", fixture.venue), user=self.request.user)
+        # One answer for the whole change: a move refused (a clash) leaves the other fields unchanged too.
+        with transaction.atomic():
+            if data:
+                services.fixture_save(fixture=_apply(serializer.instance, data))
+            if where:
+                # When and where go through the schedule's service: clash checks and the audit trail.
+                fixture = serializer.instance
+                services.fixture_move(fixture=fixture, kickoff=where.get("kickoff", fixture.kickoff),
+                                      venue=where.get("venue", fixture.venue), user=self.request.user)
 
     @extend_schema(request=FixtureSwapSerializer,
                    responses={200: FixtureSerializer(many=True), 400: OpenApiResponse(description="Bad fixture"),
