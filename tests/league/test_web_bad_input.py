@@ -522,6 +522,7 @@ def _bad_gets(world) -> list[str]:
         f"/t/cup/manage/results/{world['others_fixture'].pk}/", "/t/others/manage/simulate/",
         "/t/others/manage/schedule/", "/t/nope/manage/schedule/", f"/t/cup/manage/schedule/{HUGE}/",
         f"/t/cup/manage/schedule/{world['others_fixture'].pk}/", f"/t/others/manage/schedule/{fixture}/",
+        "/t/cup/manage/fixtures/jobs/0/", f"/t/cup/manage/fixtures/jobs/{HUGE}/", "/t/others/manage/fixtures/jobs/1/",
         "/t/cup/manage/publish/",  # a GET to a POST-only page
         "/matches/join/nonsense/", "/matches/join/" + "A" * 300 + "/", "/matches/join/%00%00%00%00%00%00%00%00/",
         "/matches/mine/", f"/matches/fixture/{fixture}/start/", f"/matches/attempt/{fixture}/start/",
