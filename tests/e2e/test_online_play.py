@@ -160,7 +160,7 @@ def test_two_pupils_play_a_fixture_to_the_end_while_a_third_watches(browser, liv
     assert "Move 1 of" in watcher.get_by_test_id("step").inner_text()
     watcher.get_by_test_id("next").click()
     # The replay player swaps the next step in without reloading the page (issue 19).
-    watcher.wait_for_function("document.querySelector('[data-testid=step]').textContent.includes('Move 2 of')")
+    watcher.wait_for_function("() => document.querySelector('[data-testid=step]').textContent.includes('Move 2 of')")
     watcher.screenshot(path=str(ARTIFACTS / "rugby-league-cards-replay.png"), full_page=True)
 
 

@@ -81,6 +81,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page = phone_page(browser)
     page.goto(f"{base}/signup/")
     page.get_by_label("Username").fill("coach")
+    page.get_by_label("E-mail address").fill("coach@example.org")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
     page.get_by_role("button", name="Sign up").click()

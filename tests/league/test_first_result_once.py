@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from league.models import Result, ResultChange
 from tests.league.api_factories import make_tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True),
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),  # the nations of the data migration
               pytest.mark.skipif(connection.vendor != "postgresql",
                                  reason="simultaneous requests need PostgreSQL (SQLite serialises whole writes)")]
 

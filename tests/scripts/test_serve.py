@@ -73,7 +73,7 @@ def call(base: str, path: str, data: dict | None = None, token: str = "") -> tup
 def _env(database: str, redis: str, tmp_path: Path, **extra: str) -> dict:
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "DEBUG",
-                          "PYTEST_CURRENT_TEST", "PYTEST_ADDOPTS"}}
+                          "PYTEST_CURRENT_TEST", "PYTEST_ADDOPTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(DATABASE_URL=database, REDIS_URL=redis, SECRET_KEY=secrets.token_urlsafe(50), VAR_DIR=str(tmp_path),
                STATIC_ROOT=str(tmp_path / "static"), PORT=str(free_port()), WEB_WORKERS="1", WORKERS="1",
                ODDS_RUNS="200", ODDS_MODEL_MATCHES="20")
