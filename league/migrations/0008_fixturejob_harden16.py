@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0006_play19_move_clock'),
+        ('league', '0007_players20_computer_levels'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
