@@ -111,7 +111,7 @@ def test_two_pupils_play_a_fixture_to_the_end_while_a_third_watches(browser, liv
     started = time.monotonic()
     # Arrow functions, not expressions: Playwright evaluates an expression with eval(), which the site's
     # Content-Security-Policy refuses.
-    moved = "(before) => Number(document.querySelector('#match-live').dataset.ply) > before"
+    moved = "(before) => Number(document.querySelector('#match-live')?.dataset.ply) > before"
     away.wait_for_function(moved, arg=before, timeout=2_000)
     watcher.wait_for_function(moved, arg=before, timeout=2_000)
     assert time.monotonic() - started < 2.0
@@ -133,7 +133,7 @@ def test_two_pupils_play_a_fixture_to_the_end_while_a_third_watches(browser, liv
     else:
         pytest.fail("the match did not finish in time")
 
-    watcher.wait_for_function("() => document.querySelector('#match-live').dataset.status === 'finished'",
+    watcher.wait_for_function("() => document.querySelector('#match-live')?.dataset.status === 'finished'",
                               timeout=5_000)
     for page in (home, away, watcher):
         assert "Full time" in _live(page).inner_text()
@@ -160,7 +160,7 @@ def test_two_pupils_play_a_fixture_to_the_end_while_a_third_watches(browser, liv
     assert "Move 1 of" in watcher.get_by_test_id("step").inner_text()
     watcher.get_by_test_id("next").click()
     # The replay player swaps the next step in without reloading the page (issue 19).
-    watcher.wait_for_function("() => document.querySelector('[data-testid=step]').textContent.includes('Move 2 of')")
+    watcher.wait_for_function("() => document.querySelector('[data-testid=step]')?.textContent.includes('Move 2 of')")
     watcher.screenshot(path=str(ARTIFACTS / "rugby-league-cards-replay.png"), full_page=True)
 
 

@@ -105,7 +105,7 @@ def test_blind_choices_clicked_at_the_same_instant_all_land(browser, tmp_path, s
                               [choices[page], at])
             for page in (home, away):
                 # The round resolves once both choices are in: ply 2 at least, on both screens.
-                page.wait_for_function("() => document.querySelector('#match-live').dataset.ply >= 2", timeout=15_000)
+                page.wait_for_function("() => document.querySelector('#match-live')?.dataset.ply >= 2", timeout=15_000)
                 error = page.locator('[data-testid="error"]')
                 if error.count():
                     errors.append((pk, error.inner_text()))
@@ -142,7 +142,7 @@ def test_a_move_answered_409_send_it_again_is_sent_again_by_the_page(browser, li
 
     page.route("**/act/", race_once)
     page.locator('form.actions button[data-action="card:4"]').click()
-    page.wait_for_function("() => document.querySelector('#match-live').dataset.ply >= 2")
+    page.wait_for_function("() => document.querySelector('#match-live')?.dataset.ply >= 2")
     assert len(seen) == 2 and seen[0] == seen[1]  # the very same request, sent again
     assert match.actions.filter(seat=0).values_list("action", flat=True)[0] == "card:4"
 
@@ -177,10 +177,10 @@ def test_a_player_resigns_and_the_standings_follow(browser, live_server, league,
     away.get_by_test_id("resign-open").click()
     away.screenshot(path=str(ARTIFACTS / "issue19-resign-confirm.png"), full_page=True)
     away.get_by_test_id("resign").click()
-    away.wait_for_function("() => document.querySelector('#match-live').dataset.status === 'finished'")
+    away.wait_for_function("() => document.querySelector('#match-live')?.dataset.status === 'finished'")
     assert "resigned" in away.locator("#match-live").inner_text()
     # The other screen learns it within its next poll.
-    home.wait_for_function("() => document.querySelector('#match-live').dataset.status === 'finished'", timeout=5_000)
+    home.wait_for_function("() => document.querySelector('#match-live')?.dataset.status === 'finished'", timeout=5_000)
     assert "resigned" in home.get_by_test_id("turn").inner_text()
     result = Result.objects.get(fixture=fixture)
     assert result.kind == Result.Kind.WALKOVER_HOME and result.source == Result.Source.ONLINE
@@ -199,7 +199,7 @@ def test_the_move_clock_hands_a_late_seat_to_the_computer_and_the_opponent_is_to
     home.goto(f"{live_server.url}/matches/{match.pk}/")
     assert home.get_by_test_id("move-clock").count() == 1
     home.locator('form.actions button[data-action="card:2"]').click()
-    home.wait_for_function("() => document.querySelector('#match-live').dataset.ply >= 1")
+    home.wait_for_function("() => document.querySelector('#match-live')?.dataset.ply >= 1")
     # Away never comes: after the clock, home's own polling page hands away's seat to the computer.
     home.get_by_test_id("notice-clock").wait_for(timeout=25_000)
     assert "The move clock ran out for" in home.get_by_test_id("notice-clock").inner_text()
@@ -221,15 +221,15 @@ def test_a_replay_autoplays_to_the_end_without_reloading(browser, live_server, p
     page.get_by_test_id("speed").select_option("350")
     page.get_by_test_id("autoplay").click()
     page.wait_for_function(
-        f"() => document.querySelector('[data-testid=step]').textContent.includes('Move {match.ply} of')",
+        f"() => document.querySelector('[data-testid=step]')?.textContent.includes('Move {match.ply} of')",
         timeout=60_000)
     assert page.evaluate("window.__sameDocument") is True  # no page load on the way
     assert page.get_by_test_id("scrubber").input_value() == str(match.ply)
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=autoplay]').getAttribute('aria-pressed') === 'false'")
+        "() => document.querySelector('[data-testid=autoplay]')?.getAttribute('aria-pressed') === 'false'")
     # The scrubber jumps back without a reload too.
     page.get_by_test_id("scrubber").fill("2")
-    page.wait_for_function("() => document.querySelector('[data-testid=step]').textContent.includes('Move 2 of')")
+    page.wait_for_function("() => document.querySelector('[data-testid=step]')?.textContent.includes('Move 2 of')")
     assert page.evaluate("window.__sameDocument") is True
     page.screenshot(path=str(ARTIFACTS / "issue19-replay.png"), full_page=True)
 
@@ -279,7 +279,7 @@ def test_revealed_cards_and_the_ball_move_are_animated_unless_reduced_motion_is_
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     assert page.locator(".anim-in, .anim-move").count() == 0  # nothing moves on arrival
     page.locator('form.actions button[data-action="card:1"]').click()
-    page.wait_for_function("() => document.querySelector('#match-live').dataset.ply >= 2")
+    page.wait_for_function("() => document.querySelector('#match-live')?.dataset.ply >= 2")
     page.wait_for_timeout(100)
     revealed = page.locator("svg .card.anim-in").count()
     moved = page.locator(".coin .mover.anim-move").count()
