@@ -533,7 +533,14 @@ class PoolViewSet(TournamentScopedMixin, viewsets.ReadOnlyModelViewSet):
             if slug is None:
                 raise NotFound(_("No such pool."))
             cache.set(key, slug, FRAGMENT_TIMEOUT)
-        return tournament_for(self.request.user, slug, cached=True)
+        tournament = tournament_for(self.request.user, slug, cached=True)
+        # No enumeration (as ``scope``): a pool of a tournament that is not listed is reached by its id only with
+        # ``?tournament=<slug>``, or by the tournament's organisers.
+        listed = tournament.visibility == Tournament.Visibility.PUBLIC and tournament.status != Tournament.Status.DRAFT
+        given = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament")
+        if not listed and given != slug and not can_edit_tournament(self.request.user, tournament):
+            raise NotFound(_("No such pool."))
+        return tournament
 
 
 @extend_schema_view(list=extend_schema(parameters=[FixtureFilterSerializer]))
