@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_perf17_fixture_indexes'),
+        ('league', '0009_public_pages_logo_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
