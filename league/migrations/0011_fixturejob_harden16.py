@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0009_public_pages_logo_indexes'),
+        ('league', '0010_events22_events'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
