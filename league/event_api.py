@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.response import Response
 
 from league import event_selectors
@@ -169,6 +169,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         return event
 
     def _edited(self) -> Event:
+        if not self.request.user.is_authenticated:  # an organisers' read: sign in first (401), then 403
+            raise NotAuthenticated()
         event = self.get_object()
         if not can_edit_event(self.request.user, event):
             raise PermissionDenied(EVENT_EDIT_DENIED_MESSAGE)
@@ -261,7 +263,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         event = self.get_object()
         return Response(NowNextSerializer(event_selectors.now_and_next(event, timezone.now()), many=True).data)
 
-    @extend_schema(responses={200: OpenApiResponse(description='{"clashes": [messages]}')},
+    @extend_schema(responses={200: OpenApiResponse(description='{"clashes": [messages]}'),
+                              401: OpenApiResponse(description="Not signed in"),
+                              403: OpenApiResponse(description="Not an organiser of the event")},
                    summary="The clashes of the day now, across the divisions (organisers)")
     @action(detail=True, methods=["get"], pagination_class=None)
     def clashes(self, request, slug=None):
