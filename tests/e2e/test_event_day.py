@@ -83,6 +83,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page = phone_page(browser)
     page.goto(f"{base}/signup/")
     page.get_by_label("Username").fill("coach")
+    page.get_by_label("E-mail address").fill("coach@example.org")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
     page.get_by_role("button", name="Sign up").click()
@@ -190,8 +191,8 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     shot(parent, "04-public")
     screen = browser.new_page(viewport={"width": 1280, "height": 720})
     screen.goto(f"{base}/e/saturday-festival/screen/?seconds=2")
-    screen.wait_for_function("document.getElementById('screen').dataset.slide === '0'")
+    screen.wait_for_function("() => document.getElementById('screen')?.dataset.slide === '0'")
     assert screen.locator(".slide:not([hidden])").count() == 1
-    screen.wait_for_function("document.getElementById('screen').dataset.slide === '2'")  # cycles the divisions
+    screen.wait_for_function("() => document.getElementById('screen')?.dataset.slide === '2'")  # cycles the divisions
     assert screen.locator(".slide:not([hidden]) > h2").inner_text() == "Under 11"
     shot(screen, "05-screen")
