@@ -22,11 +22,12 @@ from engine.core import (
     parse_action,
 )
 from engine.registry import MANUAL, get_ruleset, get_spec, new_game, register, replay, rulesets, specs
-from engine.scoring import MatchResult, Scoring, ScoringEvent
+from engine.scoring import Card, MatchResult, Scoring, ScoringEvent, SideTally
 
 __all__ = [
-    "AWAY", "HOME", "MANUAL", "Action", "ChanceError", "Event", "GameState", "IllegalAction", "MatchResult",
-    "Option", "Outcome", "RuleSetSpec", "Scoring", "ScoringEvent", "ScriptedChance", "SeededChance", "View",
+    "AWAY", "HOME", "MANUAL", "Action", "Card", "ChanceError", "Event", "GameState", "IllegalAction",
+    "MatchResult", "Option", "Outcome", "RuleSetSpec", "Scoring", "ScoringEvent", "ScriptedChance", "SeededChance",
+    "SideTally", "View",
     "derive_seed", "format_action", "get_ruleset", "get_spec", "is_action", "new_game", "parse_action", "register",
     "replay", "rulesets", "specs",
 ]

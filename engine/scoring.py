@@ -14,7 +14,7 @@ rule set by name):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
@@ -50,6 +50,27 @@ class ScoringEvent:
     points: int
     tries: int = 0
     per_try: int | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """A disciplinary card a referee shows (a yellow card, a red card): logged, never scored."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class SideTally:
+    """One side's score made of scoring events: its points, its tries and how many of each event."""
+
+    points: int = 0
+    tries: int = 0
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def count(self, event_id: str) -> int:
+        """How many of the event ``event_id`` this side has."""
+        return dict(self.counts).get(event_id, 0)
 
 
 @dataclass(frozen=True)
@@ -91,6 +112,53 @@ class Scoring:
     counts_tries: bool = True
     score_stat: str | None = None
     checks_tries: bool = True
+    cards: tuple[Card, ...] = ()
+
+    def event(self, event_id: str) -> ScoringEvent | None:
+        """The scoring event ``event_id`` of this scoring, or None when it has none of that name."""
+        return next((event for event in self.events if event.id == event_id), None)
+
+    def card(self, card_id: str) -> Card | None:
+        """The card ``card_id`` of this scoring, or None."""
+        return next((card for card in self.cards if card.id == card_id), None)
+
+    def tally(self, events: Iterable[tuple[int, str]]) -> tuple[SideTally, SideTally]:
+        """The score of each side (home, away) made of ``events``, ``(seat, event id)`` pairs in order.
+
+        Raises ``ValueError`` on an event this scoring does not have, or one a side cannot have yet (a
+        conversion with no try left to convert): a scoreboard built on the events shows a score the result
+        check accepts.
+        """
+        counts: list[dict[str, int]] = [{}, {}]
+        points, tries = [0, 0], [0, 0]
+        for seat, event_id in events:
+            message = self.event_error(seat, event_id, counts[seat])
+            if message:
+                raise ValueError(message)
+            event = self.event(event_id)
+            assert event is not None
+            counts[seat][event_id] = counts[seat].get(event_id, 0) + 1
+            points[seat] += event.points
+            tries[seat] += event.tries if self.counts_tries else 0
+        home, away = (SideTally(points[s], tries[s], tuple(sorted(counts[s].items()))) for s in (0, 1))
+        return home, away
+
+    def event_error(self, seat: int, event_id: str, counts: Mapping[str, int]) -> str | None:
+        """Why a side (with ``counts`` of each event so far) cannot score ``event_id`` now, or None when it can.
+
+        A capped event (a conversion) needs a plain try for each one: a penalty try is awarded converted.
+        """
+        if seat not in (0, 1):
+            return f"No side {seat!r}: a score is the home side's (0) or the away side's (1)."
+        event = self.event(event_id)
+        if event is None:
+            return f"{self.name.capitalize()} has no scoring event {event_id!r} ({self.summary()})."
+        tries = sum(n for other_id, n in counts.items() if other_id == "try")
+        if event.per_try is not None and counts.get(event_id, 0) + 1 > event.per_try * tries:
+            return (f"A {event.label.lower()} needs a try still to convert: this side has {_tries_text(tries)} "
+                    f"to convert (a penalty try is awarded converted) and {counts.get(event_id, 0)} "
+                    f"{event.label.lower()}(s) already.")
+        return None
 
     @property
     def try_points(self) -> int | None:
@@ -170,13 +238,13 @@ UNION = Scoring("union", "rugby union", (
     ScoringEvent("penalty-goal", "Penalty goal", 3),
     ScoringEvent("drop-goal", "Drop goal", 3),
     ScoringEvent("penalty-try", "Penalty try", 7, tries=1),
-))
+), cards=(Card("yellow", "Yellow card"), Card("red", "Red card")))
 
 LEAGUE = Scoring("league", "rugby league", (
     ScoringEvent("try", "Try", 4, tries=1),
     ScoringEvent("goal", "Goal (conversion or penalty)", 2),
     ScoringEvent("drop-goal", "Drop goal", 1),
-))
+), cards=(Card("sin-bin", "Sin bin"), Card("sent-off", "Sent off")))
 
 SEASONS_WON = Scoring("seasons", "seasons won", (ScoringEvent("season", "Season won", 1),), counts_tries=False,
                       score_stat="seasons_won")

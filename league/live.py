@@ -24,7 +24,9 @@ class LiveScore:
     """One live fixture's score as a page shows it.
 
     ``clock``: what the source knows of the time played ("52'", "2nd half", "move 40"); ``watch_url``: a page
-    to follow it on (the online match's), or "".
+    to follow it on (the online match's), or "". A match clock that runs on the server's time gives
+    ``clock_origin_ms`` while it runs (when it read 0:00, in ms since the epoch: a page ticks it by itself),
+    ``half_seconds`` and whether it is the ``second_half`` (for the added time: "40+2'").
     """
 
     fixture_id: int
@@ -35,6 +37,9 @@ class LiveScore:
     clock: str = ""
     source: str = ""
     watch_url: str = ""
+    clock_origin_ms: int | None = None
+    half_seconds: int = 0
+    second_half: bool = False
 
 
 LiveSource = Callable[[Tournament], list[LiveScore]]

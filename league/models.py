@@ -134,6 +134,16 @@ class Tournament(models.Model):
         validators=[MinValueValidator(10), MaxValueValidator(7 * 24 * 3600)],
         help_text=_("Online matches: a player who has not moved after this many seconds is replaced by the "
                     "computer for the rest of the match, and the opponent is told. Empty: no clock."))
+    # Live scoring of matches played on a real pitch or board (``services.live``): the length of a half on
+    # the match clock, and whether full time counts at once or waits for an organiser to confirm it.
+    half_minutes = models.PositiveSmallIntegerField(
+        _("minutes a half (live scoring)"), default=40,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_("The match clock of live scoring: 40 as in the RUGBY_Bokx booklet; 7, 10 or 20 at a school "
+                    "festival."))
+    live_result_needs_confirmation = models.BooleanField(
+        _("an organiser confirms live results"), default=False,
+        help_text=_("Off: a match scored live counts at full time. On: it waits for an organiser to confirm it."))
     # Bumped on every result change: part of public pages' cache keys.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -289,6 +299,7 @@ class Result(models.Model):
         MANUAL = "manual", _("Entered by hand")
         IMPORT = "import", _("Imported")
         ONLINE = "online", _("Played online")
+        LIVE = "live", _("Scored live")
         SIMULATED = "simulated", _("Simulated")
 
     fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
@@ -462,3 +473,116 @@ class FixtureJob(models.Model):
 
     def __str__(self):
         return f"fixtures of {self.tournament_id}: {self.status}"
+
+
+class ScorerLink(models.Model):
+    """A capability to score: whoever opens its link (a referee, a table's players, a parent volunteer) may score
+    its fixture, or every fixture on its pitch or table, without an account, until an organiser revokes it.
+
+    Only a hash of the token is stored, so the table alone does not give the links away; the printable token
+    is made again from ``nonce`` with the site's secret key (``services.live.scorer_link_token``), so a score
+    sheet or a join card can be printed again. Handing a link to someone else is revoking it and making a new
+    one.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="scorer_links")
+    fixture = models.ForeignKey(Fixture, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="scorer_links")
+    venue = models.CharField(_("pitch or table"), max_length=80, blank=True)
+    label = models.CharField(_("held by"), max_length=80, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    nonce = models.CharField(max_length=32, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        # Ids, not the relations: ordering by a relation would join its table (and its own ordering's).
+        ordering = ["tournament_id", "venue", "fixture_id", "created_at"]
+        constraints = [
+            # A link scores one fixture or one pitch, never both nor neither.
+            models.CheckConstraint(condition=(Q(fixture__isnull=False) & Q(venue=""))
+                                   | (Q(fixture__isnull=True) & ~Q(venue="")), name="scorerlink_fixture_or_venue"),
+        ]
+
+    def __str__(self):
+        return f"scorer link {self.pk} ({self.venue or self.fixture_id})"
+
+    @property
+    def live(self) -> bool:
+        return self.revoked_at is None
+
+
+class LiveMatch(models.Model):
+    """A fixture being scored live: the match clock and the score as the scorers' events make them.
+
+    A snapshot the service keeps in step with the fixture's ``ScoreEvent`` log (which is the truth), so the pages
+    read one row per live match. The clock is server timestamps (``league.match_clock``): every screen computes
+    the same time from them.
+    """
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="live")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="live_matches")
+    phase = models.CharField(max_length=12, default="not_started")
+    paused = models.BooleanField(default=False)
+    banked_seconds = models.FloatField(default=0)
+    running_since = models.DateTimeField(null=True, blank=True)
+    half_seconds = models.PositiveIntegerField()
+    home_points = models.PositiveIntegerField(default=0)
+    away_points = models.PositiveIntegerField(default=0)
+    home_tries = models.PositiveIntegerField(default=0)
+    away_tries = models.PositiveIntegerField(default=0)
+    last_seq = models.PositiveIntegerField(default=0)
+    # Why full time did not make the result (an organiser's confirmation awaited, a level knockout match...).
+    result_note = models.CharField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "phase"], name="livematch_tournament_phase")]
+
+    def __str__(self):
+        return f"live {self.fixture_id}: {self.home_points}-{self.away_points} ({self.phase})"
+
+
+class ScoreEvent(models.Model):
+    """One event a scorer sent for a fixture scored live: a score, a card, a clock call, or the undo of an earlier
+    event. Append-only and ordered (``seq``): the audit trail of the live score, kept after the result.
+
+    ``client_id`` is made by the scorer's phone and unique per fixture, so an event sent again (after a lost
+    answer, from the offline queue) is applied once.
+    """
+
+    class Kind(models.TextChoices):
+        SCORE = "score", _("Score")
+        CARD = "card", _("Card")
+        CLOCK = "clock", _("Clock")
+        UNDO = "undo", _("Undo")
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="score_events")
+    seq = models.PositiveIntegerField()
+    client_id = models.CharField(max_length=40)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    code = models.CharField(max_length=20, blank=True)
+    side = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.CharField(max_length=60, blank=True)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="undone_by")
+    # When it happened on the server's clock (a clock call sent late from the offline queue counts from when
+    # it was made, as the phone knew the server's time then, never later than its arrival).
+    at = models.DateTimeField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    by_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    by_link = models.ForeignKey(ScorerLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+
+    class Meta:
+        ordering = ["fixture_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "client_id"], name="scoreevent_unique_client_id"),
+            models.UniqueConstraint(fields=["fixture", "seq"], name="scoreevent_unique_seq"),
+            models.CheckConstraint(condition=Q(side__isnull=True) | Q(side__in=[0, 1]), name="scoreevent_side"),
+        ]
+
+    def __str__(self):
+        return f"{self.fixture_id}#{self.seq} {self.kind} {self.code}"

@@ -226,3 +226,15 @@ class EventPermission(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return can_view_event(request.user, obj)
         return can_edit_event(request.user, obj)
+
+
+def can_score_fixture(user, link, fixture) -> bool:
+    """True when ``user`` (an organiser) or the holder of ``link`` (a live scorer link, or None) may score
+    ``fixture`` live: an organiser always may; a link only its own fixture, or the fixtures on its pitch."""
+    if can_edit_tournament(user, fixture.tournament):
+        return True
+    if link is None or link.revoked_at is not None or link.tournament_id != fixture.tournament_id:
+        return False
+    if link.fixture_id is not None:
+        return link.fixture_id == fixture.pk
+    return bool(link.venue) and link.venue == fixture.venue

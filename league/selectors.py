@@ -70,6 +70,19 @@ def tournament_standings(tournament: Tournament) -> list[tuple[Pool, list[Standi
             for pool in pools]
 
 
+def pools_standings_with(tournament: Tournament, pools: list[Pool],
+                         extra_results: dict[int, list[tuple]]) -> list[tuple[Pool, list[StandingRow]]]:
+    """The tables of ``pools`` with the results in plus ``extra_results`` (by pool id, in the results' tuple
+    order): the live projection of the standings. Two queries whatever the number of pools."""
+    pool_ids = [pool.pk for pool in pools]
+    entries = _pool_entries(Entry.objects.filter(pool_id__in=pool_ids))
+    results = _pool_results(_pool_fixture_results().filter(fixture__pool_id__in=pool_ids))
+    points_system = PointsSystem.from_tournament(tournament)
+    return [(pool, compute_standings(entries.get(pool.pk, []),
+                                     [*results.get(pool.pk, []), *extra_results.get(pool.pk, [])], points_system))
+            for pool in pools]
+
+
 def tournament_standings_data(tournament: Tournament) -> list[dict]:
     """The JSON form of the standings: ``[{"pool": "A", "rows": [row.as_dict(), ...]}, ...]``."""
     return [{"pool": pool.name, "rows": [row.as_dict() for row in rows]}

@@ -24,7 +24,8 @@ CHECKS = {
         "league/services", "league/selectors.py", "league/format_selectors.py", "league/schedule_selectors.py",
         "league/event_selectors.py",
         "league/timetable.py", "league/timezones.py", "league/errors.py",
-        "league/hooks.py", "league/rulesets.py", "matches/services.py", "matches/selectors.py",
+        "league/hooks.py", "league/rulesets.py", "league/live_selectors.py", "league/match_clock.py",
+        "matches/services.py", "matches/selectors.py",
         "matches/permissions.py", "matches/workers.py", "league/queue.py", "league/clients.py", "league/text.py",
     ],
 }
