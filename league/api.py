@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.http import HttpResponse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -37,9 +38,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
-from league import format_selectors, schedule_selectors, selectors, services
+from league import format_selectors, live_selectors, match_clock, schedule_selectors, selectors, services
 from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version
 from league.clients import client_ip, too_many_requests
+from league.errors import DomainError, error_text
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
@@ -60,6 +62,8 @@ from league.serializers import (
     FixtureSwapSerializer,
     ImportSummarySerializer,
     LeaderboardRowSerializer,
+    LiveEventsSerializer,
+    LiveSerializer,
     PoolSerializer,
     PoolStandingsSerializer,
     PushSerializer,
@@ -77,6 +81,7 @@ from league.serializers import (
     TournamentScopeFilterSerializer,
     TournamentSerializer,
 )
+from league.services import live as live_services
 
 
 class TokenObtainThrottle(AnonRateThrottle):
@@ -408,6 +413,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         return cached_json(self, request, tournament_scope(tournament),
                            lambda: Response(selectors.tournament_standings_data(tournament)))
 
+    @extend_schema(responses=LiveSerializer, summary="The matches being played now (score, tries, clock) and the "
+                   "live projection of the standings")
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def live(self, request, slug=None):
+        """Every live match's score, tries and clock, and the pools' standings if the live scores stayed."""
+        return Response(live_selectors.live_data(self.get_object()))
+
     @extend_schema(responses=SwissRowSerializer(many=True), summary="The Swiss table")
     @action(detail=True, methods=["get"], url_path="swiss-table", pagination_class=None)
     def swiss_table(self, request, slug=None):
@@ -636,6 +648,42 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
         result = services.result_correct(fixture=fixture, reset_later_rounds=reset, user=request.user,
                                          source=Result.Source.MANUAL, **values)
         return self._result_response(fixture, status.HTTP_201_CREATED if result.was_created else status.HTTP_200_OK)
+
+    @extend_schema(methods=["GET"], request=None, responses={200: OpenApiTypes.OBJECT},
+                   summary="The match's live score: score, tries, clock and events")
+    @extend_schema(methods=["POST"], request=LiveEventsSerializer,
+                   responses={200: OpenApiTypes.OBJECT,
+                              400: OpenApiResponse(ErrorSerializer, description="Not a list of events."),
+                              401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+                              403: OpenApiResponse(ErrorSerializer, description="Not an organiser of the tournament.")},
+                   summary="Send live scoring events (organisers): each applied once by its id")
+    @action(detail=True, methods=["get", "post"], url_path="live", pagination_class=None)
+    def live(self, request, pk=None):
+        """The live score of a match played on a pitch or board, and (organisers) its scoring events, each
+        answered ``applied``, ``duplicate`` (sent before) or ``refused`` with a message."""
+        fixture = self.get_object()
+        answers = []
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                raise NotAuthenticated()
+            if not can_edit_tournament(request.user, fixture.tournament):
+                raise PermissionDenied(EDIT_DENIED_MESSAGE)
+            serializer = LiveEventsSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            for item in serializer.validated_data["events"]:
+                try:
+                    outcome = live_services.live_event_record(
+                        fixture=fixture, client_id=item["id"], kind=item["kind"], code=item["code"],
+                        side=item["side"], player=item["player"], undoes=item["undoes"],
+                        at=match_clock.from_epoch_ms(item["at_ms"]), user=request.user)
+                except DomainError as exc:
+                    answers.append({"id": item["id"], "status": "refused", "message": error_text(exc),
+                                    "reason": exc.reason})
+                    continue
+                answers.append({"id": item["id"], "seq": outcome.event.seq,
+                                "status": "applied" if outcome.applied else "duplicate"})
+        fixture.refresh_from_db()
+        return Response({"results": answers, "state": live_selectors.live_match_state(fixture)})
 
     @extend_schema(responses={200: ResultChangeSerializer(many=True),
                               401: OpenApiResponse(ErrorSerializer, description="Not signed in."),

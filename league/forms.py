@@ -94,7 +94,7 @@ class TournamentSettingsForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "visibility", "status", "time_zone", "win_points", "draw_points", "loss_points",
                   "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries",
-                  "move_clock_seconds"]
+                  "move_clock_seconds", "half_minutes", "live_result_needs_confirmation"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -102,9 +102,15 @@ class TournamentSettingsForm(forms.ModelForm):
         if self.instance.time_zone not in dict(choices):
             choices.insert(0, (self.instance.time_zone, self.instance.time_zone))
         self.fields["time_zone"].choices = choices
+        # Live scoring's settings keep their value when a form leaves them out.
+        self.fields["half_minutes"].required = False
 
     def clean_time_zone(self):
         return self.cleaned_data.get("time_zone") or self.instance.time_zone
+
+    def clean_half_minutes(self):
+        value = self.cleaned_data.get("half_minutes")
+        return self.instance.half_minutes if value is None else value
 
 
 class InviteOrganiserForm(forms.Form):

@@ -121,7 +121,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "points_system", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
             "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status", "time_zone",
             "first_day", "first_kickoff", "slot_minutes", "changeover_minutes", "days_between_rounds", "pitches",
-            "draw_method", "draw_seed", "organisers", "can_edit", "version", "created_at",
+            "half_minutes", "live_result_needs_confirmation", "draw_method", "draw_seed", "organisers",
+            "can_edit", "version", "created_at",
             "preset", "teams", "preset_options",
         ]
         # The plan of the days changes through ``schedule/`` (which re-times the fixtures by it).
@@ -616,3 +617,46 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text=_("What was refused, in words."))
     code = serializers.CharField(required=False, help_text=_("A short code for programs (\"conflict\", "
                                                              "\"not_authenticated\"...)."))
+
+
+class LiveScoreSerializer(serializers.Serializer):
+    """One match being played now: its score, tries and clock (``clock_origin_ms``: when its running clock read
+    0:00, ms since the epoch; null while stopped)."""
+
+    fixture = serializers.IntegerField()
+    home = serializers.CharField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    home_points = serializers.IntegerField()
+    away_points = serializers.IntegerField()
+    home_tries = serializers.IntegerField()
+    away_tries = serializers.IntegerField()
+    clock = serializers.CharField()
+    clock_origin_ms = serializers.IntegerField(allow_null=True)
+    half_seconds = serializers.IntegerField()
+    second_half = serializers.BooleanField()
+    source = serializers.CharField()
+
+
+class LiveSerializer(serializers.Serializer):
+    """The live scores of a tournament and the live projection of its pools' standings (not final)."""
+
+    matches = LiveScoreSerializer(many=True)
+    projection = serializers.ListField(child=serializers.DictField(), help_text=_(
+        "The pools with a match being played, as {\"pool\": \"A\", \"rows\": [...]} if the live scores stayed."))
+
+
+class LiveEventSerializer(serializers.Serializer):
+    """One scorer's event: a score, a card, a clock call or an undo (``id``: made by the client, unique per match,
+    so an event sent again is applied once)."""
+
+    id = serializers.CharField(max_length=40)
+    kind = serializers.CharField(max_length=8, help_text=_("score, card, clock or undo"))
+    code = serializers.CharField(required=False, allow_blank=True, default="")
+    side = serializers.ChoiceField(choices=["home", "away"], required=False, allow_null=True, default=None)
+    player = serializers.CharField(required=False, allow_blank=True, default="", max_length=60)
+    undoes = serializers.CharField(required=False, allow_blank=True, default="")
+    at_ms = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class LiveEventsSerializer(serializers.Serializer):
+    events = LiveEventSerializer(many=True)

@@ -6,7 +6,7 @@ matches too: the tournament, team and fixture pages, the dashboard).
 
 from django.urls import path
 
-from league import views
+from league import live_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -23,6 +23,15 @@ urlpatterns = [
     path("t/<slug:slug>/print/fixtures/", views.print_fixtures, name="print_fixtures"),
     path("t/<slug:slug>/print/score-sheets/", views.print_scoresheets, name="print_scoresheets"),
     # The organiser's pages.
+    # Live scoring: a scorer link's pages (no account), an organiser's scoreboard and scorer links.
+    path("score/<str:token>/", live_views.scorer, name="scorer"),
+    path("score/<str:token>/<int:pk>/", live_views.scorer_board, name="scorer_board"),
+    path("score/<str:token>/<int:pk>/events/", live_views.scorer_events, name="scorer_events"),
+    path("t/<slug:slug>/manage/score/<int:pk>/", live_views.organiser_board, name="live_board"),
+    path("t/<slug:slug>/manage/score/<int:pk>/events/", live_views.organiser_events, name="live_events"),
+    path("t/<slug:slug>/manage/score/<int:pk>/confirm/", live_views.live_confirm, name="live_confirm"),
+    path("t/<slug:slug>/manage/scorers/", live_views.manage_scorers, name="manage_scorers"),
+    path("t/<slug:slug>/manage/scorers/<int:pk>/qr.svg", live_views.scorer_qr, name="scorer_qr"),
     path("t/<slug:slug>/manage/settings/", views.manage_settings, name="manage_settings"),
     path("t/<slug:slug>/manage/publish/", views.manage_publish, name="manage_publish"),
     path("t/<slug:slug>/manage/organisers/", views.manage_organisers, name="manage_organisers"),

@@ -24,16 +24,27 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import event_selectors, exports, forms, pages, schedule_selectors, selectors, services
+from league import (
+    event_selectors,
+    exports,
+    forms,
+    live_selectors,
+    live_views,
+    pages,
+    schedule_selectors,
+    selectors,
+    services,
+)
 from league.clients import limit_wait, too_many_requests
 from league.errors import DomainError, error_text, form_error
 from league.formats import format_of
 from league.models import Entry, Fixture, FixtureJob, Result, team_code
-from league.permissions import tournament_for
-from league.share import qr_svg
+from league.permissions import can_edit_tournament, tournament_for
+from league.share import qr_svg, qr_svg_inline
 from league.templatetags.league_tags import side_name
 from league.timezones import local_datetime
 
@@ -119,6 +130,15 @@ def print_scoresheets(request, slug):
     """Printable score sheets for matches played on real boards or pitches: one page per round."""
     tournament = tournament_for(request.user, slug, cached=True)
     rounds = pages.group_rounds(pages.fixtures(tournament))
+    # Organisers' sheets carry each match's scorer link as a QR code (its fixture's, else its pitch's): the
+    # link is a secret, so the public's copy has none.
+    if can_edit_tournament(request.user, tournament):
+        by_fixture, by_venue = live_selectors.live_links(tournament)
+        for round_ in rounds:
+            for fixture in round_["fixtures"]:
+                link = by_fixture.get(fixture.pk) or by_venue.get(fixture.venue)
+                if link is not None:
+                    fixture.scorer_qr = mark_safe(qr_svg_inline(live_views.scorer_url(request, link), scale=2))
     return render(request, "league/print_scoresheets.html", {"tournament": tournament, "rounds": rounds})
 
 

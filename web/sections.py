@@ -34,7 +34,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from league import format_selectors, selectors
+from league import format_selectors, live_selectors, selectors
 from league.cache import (
     ALL,
     FRAGMENT_TIMEOUT,
@@ -140,6 +140,7 @@ class Rendered:
     section: Section
     hash: str
     html: str = ""
+    stale: bool = False
 
     @property
     def id(self) -> str:
@@ -165,8 +166,14 @@ def versions_and_page(tournament: Tournament, sections: Iterable[Section]) -> tu
     return rendered, tokens_digest({ALL: tokens[ALL]})
 
 
-def render(tournament: Tournament, sections: Iterable[Section]) -> list[Rendered]:
-    """Each section with its HTML: cached ones in one cache round trip, the others built (and stored)."""
+def render(tournament: Tournament, sections: Iterable[Section], *, allow_stale: bool = False) -> list[Rendered]:
+    """Each section with its HTML: cached ones in one cache round trip, the others built (and stored).
+
+    ``allow_stale`` (the live check): a section another request is building right now is answered with the last
+    version built, with that version's own hash (``stale``), instead of being built once more: after a live
+    score, hundreds of viewers checking in the same second must not all build the same section. The page asks
+    again on its next check and gets the new one.
+    """
     rendered = versions(tournament, sections)
     keys = {item.id: _html_key(tournament.pk, item.hash) for item in rendered}
     found = cache.get_many(list(keys.values()))
@@ -174,13 +181,30 @@ def render(tournament: Tournament, sections: Iterable[Section]) -> list[Rendered
     for item in rendered:
         html = found.get(keys[item.id])
         if html is None:
-            html = item.section.build(tournament)
-            fresh[keys[item.id]] = html
+            last_key = _last_key(tournament.pk, item.id)
+            last = None
+            if allow_stale and not cache.add(f"{keys[item.id]}:building", 1, BUILD_SECONDS):
+                last = cache.get(last_key)
+            if last is not None:
+                item.hash, html, item.stale = last[0], last[1], True
+            else:
+                html = item.section.build(tournament)
+                fresh[keys[item.id]] = html
+                fresh[last_key] = (item.hash, html)
         # Safe: our own templates' output, escaped when it was rendered (the cache keeps a plain str).
         item.html = mark_safe(html)
     if fresh:
         cache.set_many(fresh, FRAGMENT_TIMEOUT)
     return rendered
+
+
+# How long a request may take to build a section before another one builds it too.
+BUILD_SECONDS = 5
+
+
+def _last_key(tournament_id: int, section_id: str) -> str:
+    digest = tokens_digest({}, section_id, get_language() or "en")
+    return f"league:lasthtml:r{TEMPLATE_REVISION}:{tournament_id}:{digest}"
 
 
 def _render(template: str, context: dict[str, Any]) -> str:
@@ -231,6 +255,35 @@ def build_live(tournament: Tournament, args: tuple[str, ...]) -> str:
     fixtures = {f.pk: f for f in _fixtures().filter(tournament=tournament, pk__in=list(scores))} if scores else {}
     live = [(fixtures[pk], score) for pk, score in scores.items() if pk in fixtures]
     return _render("_live.html", {"tournament": tournament, "live": live})
+
+
+def build_teamlive(tournament: Tournament, args: tuple[str, ...]) -> str:
+    """The live score of one team's match being played (its team page)."""
+    entry_id = int(args[0])
+    scores = live_scores(tournament)
+    fixtures = ({f.pk: f for f in _fixtures().filter(Q(home_id=entry_id) | Q(away_id=entry_id), tournament=tournament,
+                                                     pk__in=list(scores))} if scores else {})
+    live = [(fixtures[pk], score) for pk, score in scores.items() if pk in fixtures]
+    return _render("_live.html", {"tournament": tournament, "live": live})
+
+
+def build_projection(tournament: Tournament, args: tuple[str, ...]) -> str:
+    """The tables of the pools with a match being played, as they would be if the live scores stayed as they
+    are: marked "live", above the tables of the results in."""
+    tables = []
+    for pool, standing in live_selectors.projected_pool_tables(tournament):
+        rows = []
+        for row in standing:
+            data = row.as_dict()
+            data.update(name=row.team_name or data["team"], entry_id=row.entry_id,
+                        difference=data["points_for"] - data["points_against"])
+            rows.append(data)
+        tables.append((pool, rows))
+    teams = _badges(r["entry_id"] for _pool, rows in tables for r in rows)
+    for _pool, rows in tables:
+        for row in rows:
+            row["badge"] = teams.get(row["entry_id"])
+    return _render("_projection.html", {"tournament": tournament, "tables": tables})
 
 
 def build_next(tournament: Tournament, args: tuple[str, ...]) -> str:
@@ -423,6 +476,9 @@ def build_odds(tournament: Tournament, args: tuple[str, ...]) -> str:
 KINDS: dict[str, Kind] = {
     "live": Kind(lambda a: [LIVE], build_live),
     "next": Kind(lambda a: [NEXT], build_next),
+    # A team's live match, and the live projection of the standings (every result bumps "next").
+    "teamlive": Kind(lambda a: [LIVE], build_teamlive, (_positive,)),
+    "projection": Kind(lambda a: [LIVE, NEXT], build_projection),
     "honours": Kind(lambda a: [], build_honours),
     "pool": Kind(lambda a: [f"pool:{a[0]}"], build_pool, (_positive, _page_number)),
     # Whole tournaments, for print: every result bumps "next", so they follow any result.

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import exports, services
+from league import exports, live_selectors, services
 from league.cache import (
     ALL,
     ANY,
@@ -365,7 +365,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     structure = _structure(tournament)
     pool, page = request.GET.get("pool"), _int(request.GET.get("page"))
     tables, chosen = standings_sections(tournament, structure, pool, page)
-    return _public_page(request, tournament, "web/tab_standings.html", [*_top_sections(tournament), *tables], {
+    projection = ([Section("projection")] if tournament.status == Tournament.Status.IN_PROGRESS
+                  and structure["pools"] and not structure["table_kind"] else [])
+    return _public_page(request, tournament, "web/tab_standings.html",
+                        [*_top_sections(tournament), *projection, *tables], {
         "tab": "standings", "tabs": _tabs(tournament, structure), "structure": structure, "chosen_pool": chosen,
         "pool_chips": [] if chosen is None else structure["pools"],
     })
@@ -490,6 +493,8 @@ def team_detail(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     entry_id, pool_id = found
     page = _int(request.GET.get("page"), 0)
     body = [Section("teamhead", (str(entry_id), str(pool_id))), Section("team", (str(entry_id), str(page)))]
+    if tournament.status == Tournament.Status.IN_PROGRESS:
+        body.insert(0, Section("teamlive", (str(entry_id),)))
     return _public_page(request, tournament, "web/team_detail.html", body, {"code": code})
 
 
@@ -517,11 +522,15 @@ def tournament_live(request: HttpRequest, slug: str) -> HttpResponse:
             if section is not None:
                 asked[section] = version
         changed = [v.section for v in sections.versions(tournament, asked) if asked.get(v.section) != v.hash]
+        rendered = sections.render(tournament, changed, allow_stale=True)
+        if any(item.stale for item in rendered):
+            # A section came as its last version (another request is building the new one): this answer must
+            # not be taken as current, so the next check is not answered 304.
+            etag = quote_etag(tokens_digest(tokens, get_language() or "en", "stale"))
         response = JsonResponse({
             "etag": etag,
             "reload": bool(request.GET.get("v")) and request.GET.get("v") != page_version,
-            "sections": {item.id: {"hash": item.hash, "html": item.html}
-                         for item in sections.render(tournament, changed)},
+            "sections": {item.id: {"hash": item.hash, "html": item.html} for item in rendered},
         })
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True, private=True)
@@ -545,9 +554,12 @@ def fixture_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     can_edit = can_edit_tournament(request.user, tournament)
     changes = list(fixture.result_changes.select_related("changed_by")) if can_edit else []
     match = _fixture_match(fixture)
+    # The live scorers' events: the audit trail of a result made at full time (organisers: it names them).
+    score_events = live_selectors.live_event_log(fixture) if can_edit else []
     return render(request, "web/fixture_detail.html", {
         "tournament": tournament, "fixture": fixture, "match": match, "can_edit": can_edit, "changes": changes,
-        "can_play_online": can_edit and match is None and _playable_online(tournament, fixture)})
+        "can_play_online": can_edit and match is None and _playable_online(tournament, fixture),
+        "score_events": score_events})
 
 
 def _playable_online(tournament: Tournament, fixture: Fixture) -> bool:
@@ -569,17 +581,21 @@ def tournament_screen(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request.user, slug, cached=True)
     structure = _structure(tournament)
     slides: list[dict[str, str]] = []
-    if tournament.status == Tournament.Status.FINISHED:
+    only_live = request.GET.get("only") == "live" and tournament.status == Tournament.Status.IN_PROGRESS
+    if only_live:
+        # ?only=live, a fundraiser evening's hall TV: every table's live score, all the time.
+        slides.append({"title": _("Live now"), "sections": Section("live").id})
+    elif tournament.status == Tournament.Status.FINISHED:
         slides.append({"title": _("Champions"), "sections": Section("honours").id})
     elif tournament.status == Tournament.Status.IN_PROGRESS:
         slides.append({"title": _("Now and next"), "sections": f"{Section('live').id},{Section('next').id}"})
-    if structure["table_kind"]:
+    if structure["table_kind"] and not only_live:
         slides.append({"title": _("Table"), "sections": Section("table", ("1",)).id})
-    for pool in structure["pools"] if not structure["table_kind"] else []:
+    for pool in structure["pools"] if not (structure["table_kind"] or only_live) else []:
         for page in range(1, max(1, -(-pool["size"] // sections.PAGE_SIZE)) + 1):
             slides.append({"title": _("Pool %(name)s") % {"name": pool["name"]},
                            "sections": Section("pool", (str(pool["pk"]), str(page))).id})
-    for name in structure["brackets"]:
+    for name in structure["brackets"] if not only_live else []:
         slides.append({"title": name or _("Knockout"), "sections": Section("bracket", (name, "0")).id})
     return render(request, "web/screen.html", {
         "tournament": tournament, "body_class": "big-screen", "slides": slides,

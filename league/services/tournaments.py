@@ -96,7 +96,8 @@ def tournament_save(*, tournament: Tournament, user: Any = None, organisers: Ite
 SETTINGS_FIELDS = frozenset({
     "name", "visibility", "status", "points_system", "win_points", "draw_points", "loss_points",
     "try_bonus_threshold", "losing_bonus_margin", "walkover_score", "walkover_tries", "ruleset_options",
-    "format_options", "time_zone", "move_clock_seconds",
+    "format_options", "time_zone", "move_clock_seconds", "half_minutes",
+    "live_result_needs_confirmation",
 })
 
 

@@ -556,6 +556,12 @@ def _bad_gets(world) -> list[str]:
         # Issue 22: events (every page, a made-up slug, an over-long one, a bad big-screen pace).
         "/events/", "/events/new/", "/e/nope/", "/e/" + "x" * 300 + "/", "/e/nope/manage/", "/e/nope/qr.svg",
         "/e/nope/screen/?seconds=-1", "/e/nope/screen/?seconds=99999999999", "/e/nope/screen/?seconds=%00",
+        # Live scoring (issue 18): scorer links that do not exist, a stranger's pages, bad fixture ids.
+        "/score/" + "0" * 32 + "/", "/score/%00/", "/score/" + "a" * 300 + "/", "/score/nope/1/",
+        f"/score/{'f' * 32}/{HUGE}/", f"/score/nope/{fixture}/events/", "/t/others/manage/scorers/",
+        f"/t/cup/manage/score/{HUGE}/", f"/t/others/manage/score/{fixture}/", f"/t/cup/manage/score/{HUGE}/events/",
+        f"/t/others/manage/score/{fixture}/events/", f"/t/cup/manage/score/{fixture}/confirm/",
+        f"/t/cup/manage/scorers/{HUGE}/qr.svg", "/t/others/manage/scorers/1/qr.svg",
     ]
 
 
