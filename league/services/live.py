@@ -31,6 +31,7 @@ from league.models import Fixture, LiveMatch, Result, ScoreEvent, ScorerLink, To
 from league.permissions import can_edit_tournament, can_score_fixture
 from league.services.results import fixture_ready_for_result, result_record
 from league.services.tournaments import tournament_require_open
+from league.text import clean_text
 
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _TOKEN = re.compile(r"^[0-9a-f]{32}$")
@@ -65,7 +66,7 @@ def scorer_link_find(token: str) -> ScorerLink | None:
 def scorer_link_create(*, tournament: Tournament, fixture: Fixture | None = None, venue: str = "",
                        label: str = "", user: Any = None) -> ScorerLink:
     """Make a scorer link for one fixture, or for every fixture on one pitch or table (``venue``)."""
-    venue = (venue or "").strip()
+    venue = clean_text(venue)
     if (fixture is None) == (not venue):
         raise DomainError("A scorer link is for one fixture or for one pitch or table.")
     if fixture is not None and fixture.tournament_id != tournament.pk:
@@ -73,7 +74,7 @@ def scorer_link_create(*, tournament: Tournament, fixture: Fixture | None = None
     if venue and not Fixture.objects.filter(tournament=tournament, venue=venue).exists():
         raise DomainError({"venue": [f"No fixture of this tournament is played on {venue!r}."]})
     nonce = secrets.token_hex(16)
-    link = ScorerLink(tournament=tournament, fixture=fixture, venue=venue, label=(label or "").strip()[:80],
+    link = ScorerLink(tournament=tournament, fixture=fixture, venue=venue, label=clean_text(label)[:80],
                       nonce=nonce, created_by=user if getattr(user, "is_authenticated", False) else None)
     link.token_hash = token_hash(scorer_link_token(link))
     link.save()
@@ -172,7 +173,9 @@ def live_event_record(*, fixture: Fixture, client_id: Any, kind: Any, code: Any 
             raise DomainError({"side": ["A score or a card is the home side's or the away side's."]})
     else:
         side = None
-    player = player.strip()[:PLAYER_MAX] if isinstance(player, str) else ""
+    player = clean_text(player)[:PLAYER_MAX] if isinstance(player, str) else ""
+    if kind == ScoreEvent.Kind.UNDO:
+        code = ""  # an undo names its event by ``undoes``
     if not can_score_fixture(user, link, fixture):
         raise Forbidden("This scorer link does not score this match (revoked, or for another match). Ask an "
                         "organiser for a new one.")

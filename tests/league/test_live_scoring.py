@@ -147,8 +147,8 @@ def test_refused_events(fixture, organiser):
         send(fixture, "score", "try", 0, user=organiser, client_id="no spaces allowed")
     with pytest.raises(Conflict, match="first half is being played"):
         send(fixture, "clock", match_clock.START, user=organiser)
-    send(fixture, "card", "yellow", 1, user=organiser, player="No. 7")
-    assert ScoreEvent.objects.get(fixture=fixture, kind="card").player == "No. 7"
+    send(fixture, "card", "yellow", 1, user=organiser, player="No.\x00 7\u202e")
+    assert ScoreEvent.objects.get(fixture=fixture, kind="card").player == "No. 7"  # cleaned as every name
     assert live_of(fixture).last_seq == 2
 
 
