@@ -201,7 +201,8 @@ def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
 def ab(url: str, *, concurrency: int, seconds: float = 0, requests: int = 0, headers: tuple[str, ...] = ()) -> dict:
     """Run ab; return requests per second, mean time per request (ms), and the responses by kind."""
     command = ["ab", "-q", "-k", "-c", str(concurrency), "-s", "30"]
-    command += ["-t", str(seconds), "-n", "10000000"] if seconds else ["-n", str(requests)]
+    # ab reads -t as whole seconds (atoi: "0.5" would mean no limit at all).
+    command += ["-t", str(max(1, round(seconds))), "-n", "10000000"] if seconds else ["-n", str(requests)]
     for header in headers:
         command += ["-H", header]
     out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds + 120).stdout
