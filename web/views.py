@@ -437,7 +437,9 @@ def _date(text: str | None) -> dt.date | None:
 
 def _find_team(tournament: Tournament, text: str) -> tuple[int, dict[str, str]] | None:
     """(entry id, {"code", "name"}) of the team named by its code or its name, or None."""
-    text = text[:80]
+    text = "".join(ch for ch in text if ch.isprintable())[:80].strip()  # PostgreSQL refuses NUL in text
+    if not text:
+        return None
 
     def compute() -> tuple[int, dict[str, str]] | None:
         found = list(Entry.objects.filter(Q(team__code__iexact=text) | Q(team__name__icontains=text),

@@ -72,8 +72,9 @@ class TournamentFormat:
 
     def complete(self, tournament: Tournament) -> bool:
         """Whether the tournament has fixtures and every one is decided (or cancelled): nothing left to play."""
-        return (Fixture.objects.filter(tournament=tournament).exists()
-                and not selectors.fixtures_undecided(tournament))
+        # Undecided first: while anything is left to play (nearly every result) this is the only query.
+        return (not selectors.fixtures_undecided(tournament)
+                and Fixture.objects.filter(tournament=tournament).exists())
 
     def table(self, tournament: Tournament) -> tuple[str, list[dict[str, Any]]]:
         return "", []

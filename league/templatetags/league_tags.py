@@ -132,4 +132,4 @@ def local_time(moment, tournament=None, fmt: str = "H:i"):
     if moment is None:
         return ""
     local = timezone.localtime(moment, tournament_zone(tournament))
-    return format_html('<time datetime="{}">{}</time>', moment.isoformat(), dateformat.format(local, fmt))
+    return format_html('<time datetime="{}">{}</time>', local.isoformat(), dateformat.format(local, fmt))

@@ -222,6 +222,7 @@ def test_solo_player_plays_an_attempt_with_a_code(browser, live_server, debug_of
     board = solo_leaderboard(tournament)
     assert board[0]["attempts"] == 1 and board[0]["name"].startswith("France")
     page.goto(f"{live_server.url}/t/solo-night/")
-    page.get_by_role("heading", name="Leaderboard").wait_for()
+    # The public page opens on the format's own table: the solo leaderboard.
+    page.get_by_role("table", name="Best attempt of each player: margin, then points scored").wait_for()
     shot(page, "10-solo-leaderboard")
     assert fits(page)
