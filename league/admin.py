@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from league import services
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.permissions import can_edit_tournament, editable_tournaments, tournament_of
+from league.selectors import teams_for
 
 
 def _is_staff(request) -> bool:
@@ -97,12 +98,12 @@ class OrganiserScopedMixin:
         return deleted, model_count, perms_needed, protected
 
     def delete_model(self, request, obj):
-        _delete(obj)
+        _delete(obj, request.user)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
             for obj in queryset:
-                _delete(obj)
+                _delete(obj, request.user)
 
     def save_model(self, request, obj, form, change):
         _save(obj, request.user)
@@ -126,18 +127,18 @@ def _save(obj, user):
     raise TypeError(f"no service saves {type(obj).__name__} here")
 
 
-def _delete(obj):
+def _delete(obj, user=None):
     """Delete an object through its service."""
     if isinstance(obj, Tournament):
-        return services.tournament_delete(tournament=obj)
+        return services.tournament_delete(tournament=obj, user=user)
     if isinstance(obj, Pool):
         return services.pool_delete(pool=obj)
     if isinstance(obj, Entry):
-        return services.entry_delete(entry=obj)
+        return services.entry_delete(entry=obj, user=user)
     if isinstance(obj, Fixture):
         return services.fixture_delete(fixture=obj)
     if isinstance(obj, Team):
-        return services.team_delete(team=obj)
+        return services.team_delete(team=obj, user=user)
     raise TypeError(f"no service deletes {type(obj).__name__} here")
 
 
@@ -208,6 +209,8 @@ class LeagueForeignKeysMixin:
                                   if tournament is not None else _editable_pools(request))
         elif db_field.name in {"home", "away", "winner"}:
             kwargs["queryset"] = _editable_entries(request, tournament)
+        elif db_field.name == "team" and not request.user.is_superuser:
+            kwargs["queryset"] = teams_for(request.user)  # the nations and their own teams
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
@@ -216,18 +219,23 @@ class LeagueForeignKeysMixin:
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ["code", "name", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool",
+    list_display = ["code", "name", "owner", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool",
                     "world_ranking"]
     list_filter = ["is_nation", "rwc2023_pool"]
     search_fields = ["name", "code"]
     ordering = ["name"]
     readonly_fields = ["created_by"]
 
+    def get_queryset(self, request):
+        # An organiser sees (and picks, in an entry's autocomplete) the nations and their own teams only.
+        queryset = super().get_queryset(request).select_related("owner")
+        return queryset if request.user.is_superuser else queryset & teams_for(request.user)
+
     def get_readonly_fields(self, request, obj=None):
         if request.user.is_superuser:
             return self.readonly_fields
         # Nation data (pool, ranking) comes from the data migration; organisers describe their own teams.
-        return [*self.readonly_fields, "is_nation", "rwc2023_pool", "world_ranking"]
+        return [*self.readonly_fields, "owner", "is_nation", "rwc2023_pool", "world_ranking"]
 
     def has_module_permission(self, request):
         return _is_staff(request)
@@ -243,21 +251,22 @@ class TeamAdmin(admin.ModelAdmin):
             return False
         if request.user.is_superuser or obj is None:
             return True
-        return not obj.is_nation and obj.created_by_id == request.user.pk
+        return obj.owner_id is not None and obj.owner_id == request.user.pk
 
     def has_delete_permission(self, request, obj=None):
         return self.has_change_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
-        _save(obj, request.user)
+        # A superuser who leaves the owner empty makes a team of the site; anyone else's team is theirs.
+        services.team_save(team=obj, user=request.user, site_team=request.user.is_superuser and obj.owner_id is None)
 
     def delete_model(self, request, obj):
-        _delete(obj)
+        _delete(obj, request.user)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
             for obj in queryset:
-                _delete(obj)
+                _delete(obj, request.user)
 
 
 # --- Tournaments, pools, entries ------------------------------------------------------------------
@@ -299,9 +308,7 @@ class TournamentAdmin(OrganiserScopedMixin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "status", "visibility", "organisers"]}),
         (_("Game"), {"fields": ["ruleset", "ruleset_options", "format", "format_options", "double_round_robin"]}),
-        (_("Points"), {"fields": ["points_system", "win_points", "draw_points", "loss_points",
-                                  "try_bonus_threshold", "losing_bonus_margin", "walkover_score",
-                                  "walkover_tries"]}),
+        (_("Points"), {"fields": ["points_system", "points_rules", "walkover_score", "walkover_tries"]}),
         (_("Draw"), {"fields": ["draw_method", "draw_seed", "version", "created_at"]}),
     ]
 

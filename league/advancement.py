@@ -40,8 +40,8 @@ from league.brackets import resolve_slot_source, source_label
 from league.cache import fixture_tokens, tournament_changed
 from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
-from league.selectors import pool_result_rows, tournament_standings
-from league.standings import PointsSystem, StandingEntry, StandingRow, compute_standings
+from league.selectors import pool_table_of, tournament_standings
+from league.standings import StandingEntry, StandingRow
 
 _RESETS_ALLOWED = contextvars.ContextVar("league_advancement_resets_allowed", default=False)
 
@@ -197,7 +197,7 @@ def pool_table(pool: Pool, tournament: Tournament, *, withdrawn: dict[int, bool]
             "pk", "team__code", "team__name", "team__world_ranking", "withdrawn_at"):
         entries.append(StandingEntry(pk, code, name, ranking))
         withdrawn[pk] = withdrawn_at is not None
-    return compute_standings(entries, pool_result_rows(pool), PointsSystem.from_tournament(tournament))
+    return pool_table_of(tournament, pool, entries)
 
 
 def _fill(fixture: Fixture, want: tuple[int | None, int | None], *, withdrawn: dict[int, bool], reset: bool,

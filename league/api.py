@@ -51,6 +51,7 @@ from league.permissions import (
     tournament_for,
     viewable_tournaments,
 )
+from league.selectors import teams_for
 from league.serializers import (
     BracketMatchSerializer,
     EntrySerializer,
@@ -133,7 +134,7 @@ def _apply(instance, data: dict):
 
 
 def _pool_standings_json(pool, rows) -> dict:
-    return {"pool": pool.name, "rows": [row.as_dict() for row in rows]}
+    return {"pool": pool.name, "rows": [selectors.standing_row_data(row) for row in rows]}
 
 
 # -- Cached reads ----------------------------------------------------------------------------------------------
@@ -179,9 +180,10 @@ def cached_json(view, request, scope: str, build: Callable[[], Response]):
 
 
 class TeamPermission(permissions.BasePermission):
-    """Anyone reads teams; signed-in users create them; only a team's creator (or a superuser) changes it."""
+    """Anyone reads the teams they may see; signed-in users create their own; only a team's owner (or a
+    superuser) changes it (the queryset already hides other organisers' teams: a 404)."""
 
-    message = gettext_lazy("Only the person who created this team may change it; the RWC nations cannot be changed.")
+    message = gettext_lazy("Only the organiser who owns this team may change it; the RWC nations cannot be changed.")
 
     def has_permission(self, request, view):
         if request.method in permissions.SAFE_METHODS:
@@ -193,24 +195,25 @@ class TeamPermission(permissions.BasePermission):
             return True
         if request.user.is_superuser:
             return True
-        return not obj.is_nation and obj.created_by_id == request.user.pk
+        return obj.owner_id is not None and obj.owner_id == request.user.pk
 
 
 @extend_schema_view(list=extend_schema(parameters=[TeamFilterSerializer]))
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                   mixins.UpdateModelMixin, viewsets.GenericViewSet):
-    """Teams: the 20 RWC 2023 nations and organisers' own teams, named by their short code."""
+    """Teams, named by their short code: the 20 RWC 2023 nations and the caller's own teams (codes are unique
+    per owner, so another organiser's "STJ" is not yours: it is not found here)."""
 
-    queryset = Team.objects.all()
     serializer_class = TeamSerializer
     permission_classes = [TeamPermission]
     lookup_field = "code"
     lookup_value_regex = "[A-Za-z0-9]{1,5}"
 
     def get_queryset(self):
-        queryset = Team.objects.order_by("name", "code")
+        # The caller's own "ITA" before the nation of that code, should both exist (get_object takes the first).
+        queryset = teams_for(self.request.user).select_related("owner").order_by("name", "code")
         if self.action != "list":
-            return queryset
+            return queryset.order_by("is_nation", "pk")
         params = _query_params(TeamFilterSerializer, self.request)
         if params.get("nation") is not None:
             queryset = queryset.filter(is_nation=params["nation"])
@@ -220,11 +223,16 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         return queryset
 
     def get_object(self):
-        self.kwargs[self.lookup_field] = self.kwargs[self.lookup_field].upper()
-        return super().get_object()
+        code = self.kwargs[self.lookup_field].upper()
+        team = self.get_queryset().filter(code=code).first()
+        if team is None:
+            raise NotFound(_("No team with this code among the nations and your teams."))
+        self.check_object_permissions(self.request, team)
+        return team
 
     def list(self, request, *args, **kwargs):
-        return cached_json(self, request, site_scope(request, per_caller=False),
+        # Per caller: each organiser sees the nations and their own teams (issue 16.1).
+        return cached_json(self, request, site_scope(request),
                            lambda: super(TeamViewSet, self).list(request, *args, **kwargs))
 
     def perform_create(self, serializer):
@@ -346,8 +354,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
 
     def perform_update(self, serializer):
         fixed = TournamentSerializer.Meta.create_only_fields  # checked unchanged by the serializer
-        services.tournament_update(tournament=serializer.instance, user=self.request.user,
-                                   **{k: v for k, v in serializer.validated_data.items() if k not in fixed})
+        services.tournament_settings_change(
+            tournament=serializer.instance, user=self.request.user,
+            **{k: v for k, v in serializer.validated_data.items() if k not in fixed})
 
     def _edited(self):
         tournament = self.get_object()
@@ -504,7 +513,8 @@ class EntryViewSet(TournamentScopedMixin, viewsets.ModelViewSet):
         return Response(counts)
 
     def perform_destroy(self, instance):
-        services.entry_delete(entry=instance)
+        """Remove a team entered by mistake: refused (409) once it has a result (withdraw it instead)."""
+        services.entry_delete(entry=instance, user=self.request.user)
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentScopeFilterSerializer]))

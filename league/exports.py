@@ -129,7 +129,13 @@ FIXTURE_COLUMNS = ["stage", "pool", "round", "code", "date", "time", "venue", "h
 RESULT_COLUMNS = ["pool", "round", "date", "home", "away", "home_score", "away_score", "home_tries", "away_tries",
                   "stage", "code", "kind", "winner"]
 STANDING_COLUMNS = ["pool", "position", "team", "played", "won", "drawn", "lost", "points_for", "points_against",
-                    "tries_for", "tries_against", "bonus_points", "points"]
+                    "tries_for", "tries_against", "bonus_points", "points", "explanation"]
+# The format's own tables (``TournamentFormat.table``): the Swiss table and the solo challenge's leaderboard.
+FORMAT_TABLE_COLUMNS = {
+    "swiss": ["position", "team", "name", "played", "won", "drawn", "lost", "byes", "points_for", "points_against",
+              "tries_for", "tries_against", "bonus_points", "points", "withdrawn"],
+    "solo": ["position", "team", "name", "attempts", "margin", "points_for", "points_against", "withdrawn"],
+}
 
 
 def csv_text(rows: Iterable[Iterable[object]], header: list[str]) -> str:
@@ -177,11 +183,20 @@ def results_csv(fixtures: Iterable[Fixture]) -> str:
 
 
 def standings_csv(tables) -> str:
-    """CSV of every pool's table; ``tables`` is ``selectors.tournament_standings(...)``'s (pool, rows) list."""
+    """CSV of every pool's table; ``tables`` is ``selectors.tournament_standings(...)``'s (pool, rows) list.
+    The last column says how tie-breakers placed a team ("above Scotland on points difference")."""
     rows = []
     for pool, pool_rows in tables:
         pool_name = getattr(pool, "name", pool)
         for row in pool_rows:
             data = row.as_dict() if hasattr(row, "as_dict") else dict(row)
+            data.setdefault("explanation", getattr(row, "explanation", ""))
             rows.append([pool_name] + [data[key] for key in STANDING_COLUMNS[1:]])
     return csv_text(rows, STANDING_COLUMNS)
+
+
+def format_table_csv(kind: str, rows: Iterable[dict]) -> str:
+    """CSV of a format's own table: ``kind`` "swiss" (the Swiss table) or "solo" (the leaderboard), ``rows`` as
+    ``TournamentFormat.table`` gives them."""
+    columns = FORMAT_TABLE_COLUMNS[kind]
+    return csv_text(([row.get(key) if row.get(key) is not None else "" for key in columns] for row in rows), columns)

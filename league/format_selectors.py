@@ -23,7 +23,7 @@ from typing import Any
 from league.advancement import match_outcome
 from league.brackets import source_label
 from league.models import Entry, Fixture, Result, Tournament
-from league.selectors import tournament_standings
+from league.selectors import lots_seed, tournament_standings
 from league.standings import MatchResult, PointsSystem, StandingEntry, compute_standings
 
 
@@ -181,7 +181,7 @@ def bracket_rounds(tournament: Tournament, *, data: dict | None = None) -> list[
 def swiss_table(tournament: Tournament, *, fixtures: list[Fixture] | None = None) -> list[dict]:
     """The Swiss standings (three queries; one when the caller already has the Swiss ``fixtures`` with their
     results): points (a bye counts as a win), then points and tries difference, points scored, and seed; each
-    row also says how many byes the team had and whether it withdrew."""
+    row also has the team's name, how many byes it had and whether it withdrew."""
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team"))
     byes: dict[int, int] = defaultdict(int)
     if fixtures is None:
@@ -204,14 +204,14 @@ def swiss_table(tournament: Tournament, *, fixtures: list[Fixture] | None = None
                                            result.home_tries, result.away_tries, result.kind))
     points_system = PointsSystem.from_tournament(tournament)
     rows = compute_standings([StandingEntry(e.pk, e.team.code, e.team.name, e.team.world_ranking) for e in entries],
-                             results, points_system)
+                             results, points_system, seed=lots_seed(tournament))
     by_entry = {e.pk: e for e in entries}
     table = []
     for row in rows:
         entry = by_entry[row.entry_id]
         data = row.as_dict()
-        data.update(entry_id=row.entry_id, byes=byes[row.entry_id], withdrawn=entry.withdrawn_at is not None,
-                    seed=entry.seed)
+        data.update(entry_id=row.entry_id, name=entry.team.name, byes=byes[row.entry_id],
+                    withdrawn=entry.withdrawn_at is not None, seed=entry.seed)
         data["points"] += byes[row.entry_id] * points_system.win
         table.append(data)
     table.sort(key=lambda d: (d["withdrawn"], -d["points"], -(d["points_for"] - d["points_against"]),

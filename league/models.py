@@ -10,6 +10,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
@@ -18,10 +19,16 @@ from django.utils.translation import gettext_lazy as _
 from engine import MANUAL, RuleSetSpec, get_spec, specs
 from league.levels import DEFAULT_LEVEL, level_choices, level_help
 from league.rulesets import ruleset_options_validate
+from league.standings import POINTS_PRESETS, PointsSystem
 from league.timezones import default_time_zone, validate_time_zone, zone
 
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
 team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
+
+
+def default_points_rules() -> dict:
+    """The World Rugby points system as stored on a tournament."""
+    return POINTS_PRESETS["world_rugby"].as_dict()
 
 
 def ruleset_choices():
@@ -30,10 +37,15 @@ def ruleset_choices():
 
 
 class Team(models.Model):
-    """A side: one of the 20 RWC 2023 nations, or an organiser's own team (school, club, person)."""
+    """A side: one of the 20 RWC 2023 nations (the site's), or an organiser's own team (school, club, person).
+
+    A team belongs to its ``owner`` (None: the site's, as the nations are): only the owner changes it, and
+    naming a team by code or name finds only the nations and the caller's own teams. Codes are unique per
+    owner, so two schools can both be "STJ".
+    """
 
     name = models.CharField(_("name"), max_length=80)
-    code = models.CharField(_("short code"), max_length=5, unique=True, validators=[team_code])
+    code = models.CharField(_("short code"), max_length=5, validators=[team_code])
     primary_colour = models.CharField(_("primary colour"), max_length=7, default="#1F6F3F", validators=[hex_colour])
     secondary_colour = models.CharField(_("secondary colour"), max_length=7, default="#FFFFFF",
                                         validators=[hex_colour])
@@ -45,12 +57,21 @@ class Team(models.Model):
     logo = models.CharField(_("logo"), max_length=80, blank=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
+    # CASCADE: an account's unused teams go with it; a team entered in a tournament protects it (Entry.team).
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="teams", verbose_name=_("owner"),
+                              help_text=_("Empty: a team of the site (the RWC nations)."))
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(world_ranking__isnull=True) | Q(world_ranking__gte=1),
                                    name="team_ranking_positive"),
+            models.UniqueConstraint(fields=["owner", "code"], condition=Q(owner__isnull=False),
+                                    name="team_unique_code_per_owner",
+                                    violation_error_message=_("You already have a team with this code.")),
+            models.UniqueConstraint(fields=["code"], condition=Q(owner__isnull=True), name="team_unique_site_code",
+                                    violation_error_message=_("A team of the site already has this code.")),
         ]
 
     def __str__(self):
@@ -61,8 +82,13 @@ class Tournament(models.Model):
     """A competition: its rule set, points system, format, visibility, status and organisers."""
 
     class PointsSystem(models.TextChoices):
+        # One per preset of league.standings.POINTS_PRESETS (a test checks they agree), then "custom".
         WORLD_RUGBY = "world_rugby", _("World Rugby (4/2/0 + bonus points)")
-        RUGBY_LEAGUE = "rugby_league", _("Rugby league (2/1/0, no bonus)")
+        SIX_NATIONS = "six_nations", _("Six Nations (World Rugby + Grand Slam bonus)")
+        SEVENS = "sevens", _("Sevens (3/2/1, no bonus)")
+        TOP14 = "top14", _("Top 14 (bonus for 3 more tries, losing bonus within 5)")
+        PREMIERSHIP = "premiership", _("Premiership (4/2/0 + bonus points, wins first)")
+        RUGBY_LEAGUE = "rugby_league", _("Rugby league (2/1/0, 2 for a bye)")
         FOOTBALL = "football", _("Football (3/1/0)")
         CUSTOM = "custom", _("Custom")
 
@@ -88,18 +114,11 @@ class Tournament(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     ruleset = models.CharField(_("rule set"), max_length=40, choices=ruleset_choices, default=MANUAL)
     ruleset_options = models.JSONField(_("rule set options"), default=dict, blank=True)
+    # The preset the points system was chosen from ("custom" when edited part by part); the system itself,
+    # every part of it, is ``points_rules`` (``league.standings.PointsSystem.as_dict``).
     points_system = models.CharField(_("points system"), max_length=20, choices=PointsSystem.choices,
                                      default=PointsSystem.WORLD_RUGBY)
-    # The numbers of the points system; a preset fills them, an organiser may change them.
-    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=4)
-    draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=2)
-    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
-    try_bonus_threshold = models.PositiveSmallIntegerField(
-        _("tries for a try bonus point"), null=True, blank=True, default=4,
-        help_text=_("Empty: no try bonus."))
-    losing_bonus_margin = models.PositiveSmallIntegerField(
-        _("losing margin for a bonus point"), null=True, blank=True, default=7,
-        help_text=_("Empty: no losing bonus."))
+    points_rules = models.JSONField(_("points rules"), default=default_points_rules, blank=True)
     format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.LEAGUE)
     format_options = models.JSONField(_("format options"), default=dict, blank=True)
     double_round_robin = models.BooleanField(_("double round robin (home and away)"), default=False)
@@ -160,6 +179,11 @@ class Tournament(models.Model):
         return zone(self.time_zone)
 
     @property
+    def points(self) -> PointsSystem:
+        """The tournament's points system (``points_rules``; the preset of that name when they are empty)."""
+        return PointsSystem.from_tournament(self)
+
+    @property
     def spec(self) -> RuleSetSpec:
         """The rule set's facts (solo or duel, played on the site or off it, its scoring), from the engine."""
         return get_spec(self.ruleset)
@@ -169,6 +193,10 @@ class Tournament(models.Model):
         # here, where the admin and the services check a tournament (an unknown rule set is the field's error).
         if self.ruleset_options and self.ruleset in {s.id for s in specs() if s.playable}:
             ruleset_options_validate(self.ruleset, self.ruleset_options)
+        try:
+            PointsSystem.from_dict(self.points_rules or {})
+        except (TypeError, ValueError) as exc:
+            raise ValidationError({"points_rules": [str(exc)]})
 
 
 class Pool(models.Model):
@@ -586,3 +614,39 @@ class ScoreEvent(models.Model):
 
     def __str__(self):
         return f"{self.fixture_id}#{self.seq} {self.kind} {self.code}"
+
+
+class AuditRecord(models.Model):
+    """Append-only audit trail of the changes that are not results (those are ``ResultChange``): settings and
+    points system, organisers, teams renamed or recoloured, entries removed, moved or re-seeded, fixtures
+    deleted, the tournament deleted. Who, when, what, and the old and new values; shown to the organisers."""
+
+    class Action(models.TextChoices):
+        SETTINGS_CHANGED = "settings_changed", _("Settings changed")
+        ORGANISER_ADDED = "organiser_added", _("Co-organiser added")
+        ORGANISER_REMOVED = "organiser_removed", _("Co-organiser removed")
+        TEAM_CHANGED = "team_changed", _("Team changed")
+        ENTRY_REMOVED = "entry_removed", _("Team removed from the tournament")
+        ENTRY_WITHDRAWN = "entry_withdrawn", _("Team withdrawn")
+        ENTRIES_ARRANGED = "entries_arranged", _("Seeds or pools changed")
+        FIXTURES_DELETED = "fixtures_deleted", _("Fixtures deleted")
+        TOURNAMENT_DELETED = "tournament_deleted", _("Tournament deleted")
+
+    # SET_NULL: the record of a deleted tournament stays (with its name) for the site's administrators.
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="audit_records")
+    tournament_name = models.CharField(max_length=120, blank=True)
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_records")
+    action = models.CharField(max_length=30, choices=Action.choices)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+        indexes = [models.Index(fields=["tournament", "changed_at"]), models.Index(fields=["team", "changed_at"])]
+
+    def __str__(self):
+        return f"{self.action} ({self.tournament_name or self.team_id}) at {self.changed_at:%Y-%m-%d %H:%M}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date
+from typing import Any
 
 from django.db.models import Q, QuerySet
 
@@ -51,22 +52,86 @@ def pool_result_rows(pool: Pool) -> list[tuple]:
     return _pool_results(_pool_fixture_results().filter(fixture__pool=pool)).get(pool.pk, [])
 
 
+def lots_seed(tournament: Tournament) -> int:
+    """The seed of a tournament's drawing of lots (a tie-breaker): its draw seed, else its id, so the same
+    table always comes out the same."""
+    return tournament.draw_seed if tournament.draw_seed is not None else tournament.pk
+
+
+def _schedule_facts(tournament: Tournament, points_system: PointsSystem, pool_id: int | None = None
+                    ) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """What the table needs from the pools' schedules, only when the points system uses it (one query):
+
+    * byes per entry in each pool: a round-robin bye is no fixture, so a team rests in a round of its pool
+      that has no fixture of it; it counts once the round is under way (a result of that round is in);
+    * each pool's full programme (matches per team: the most fixtures any of its teams has), for the
+      all-wins bonus (a Grand Slam in a double round robin is every match of both halves).
+    """
+    if not (points_system.bye or points_system.all_wins_bonus):
+        return {}, {}
+    fixtures = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL, pool__isnull=False,
+                                      home__isnull=False, away__isnull=False).exclude(
+        status=Fixture.Status.CANCELLED)
+    if pool_id is not None:
+        fixtures = fixtures.filter(pool_id=pool_id)
+    playing: dict[tuple[int, int], set[int]] = defaultdict(set)  # (pool, round) -> entries with a fixture
+    started: set[tuple[int, int]] = set()
+    matches: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for pool, number, home, away, result in fixtures.values_list("pool_id", "round_number", "home_id", "away_id",
+                                                                  "result__id"):
+        playing[(pool, number)].update((home, away))
+        matches[pool][home] += 1
+        matches[pool][away] += 1
+        if result is not None:
+            started.add((pool, number))
+    members: dict[int, set[int]] = defaultdict(set)
+    for (pool, _number), ids in playing.items():
+        members[pool].update(ids)
+    byes: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for (pool, number), ids in playing.items():
+        if (pool, number) in started:
+            for entry_id in members[pool] - ids:
+                byes[pool][entry_id] += 1
+    return byes, {pool: max(counts.values()) for pool, counts in matches.items() if counts}
+
+
+def _table(tournament: Tournament, pool_id: int, entries: list[StandingEntry], results: list[tuple],
+           points_system: PointsSystem, facts: tuple[dict[int, dict[int, int]], dict[int, int]]
+           ) -> list[StandingRow]:
+    byes, programme = facts
+    return compute_standings(entries, results, points_system, byes=byes.get(pool_id),
+                             matches_per_team=programme.get(pool_id), seed=lots_seed(tournament))
+
+
 def pool_standings(pool: Pool) -> list[StandingRow]:
-    """The table of one pool (three queries at most: tournament, entries, results)."""
+    """The table of one pool (three queries at most: tournament, entries, results; one more when the points
+    system gives points for a bye or for winning every match)."""
     tournament = pool.tournament
     entries = _pool_entries(Entry.objects.filter(pool=pool))
     results = _pool_results(_pool_fixture_results().filter(fixture__pool=pool))
-    return compute_standings(entries.get(pool.pk, []), results.get(pool.pk, []),
-                             PointsSystem.from_tournament(tournament))
+    points_system = PointsSystem.from_tournament(tournament)
+    return _table(tournament, pool.pk, entries.get(pool.pk, []), results.get(pool.pk, []), points_system,
+                  _schedule_facts(tournament, points_system, pool.pk))
+
+
+def pool_table_of(tournament: Tournament, pool: Pool, entries: list[StandingEntry]) -> list[StandingRow]:
+    """The table of one pool whose ``entries`` the caller has (advancement): as ``tournament_standings`` works
+    it out (byes, the whole programme and the drawing of lots included); one query, two with those facts."""
+    points_system = PointsSystem.from_tournament(tournament)
+    return _table(tournament, pool.pk, entries, pool_result_rows(pool), points_system,
+                  _schedule_facts(tournament, points_system, pool.pk))
 
 
 def tournament_standings(tournament: Tournament) -> list[tuple[Pool, list[StandingRow]]]:
-    """Every pool's table, in pool order: three queries whatever the number of pools and results."""
+    """Every pool's table, in pool order: three queries whatever the number of pools and results (one more
+    when the points system gives points for a bye or for winning every match)."""
     pools = list(Pool.objects.filter(tournament=tournament))
     entries_by_pool = _pool_entries(Entry.objects.filter(tournament=tournament, pool__isnull=False))
     results = _pool_results(_pool_fixture_results().filter(fixture__tournament=tournament))
     points_system = PointsSystem.from_tournament(tournament)
-    return [(pool, compute_standings(entries_by_pool[pool.pk], results.get(pool.pk, []), points_system))
+    facts = _schedule_facts(tournament, points_system)
+    return [(pool, _table(tournament, pool.pk, entries_by_pool[pool.pk], results.get(pool.pk, []), points_system,
+                          facts))
             for pool in pools]
 
 
@@ -83,9 +148,16 @@ def pools_standings_with(tournament: Tournament, pools: list[Pool],
             for pool in pools]
 
 
+def standing_row_data(row: StandingRow) -> dict:
+    """A row's JSON form: the standings keys, and how tie-breakers placed it ("tie_breaks": each decision's
+    criterion, the teams it was placed above and the words; "explanation": those words in one line)."""
+    return {**row.as_dict(), "tie_breaks": [decision.as_dict() for decision in row.tie_breaks],
+            "explanation": row.explanation}
+
+
 def tournament_standings_data(tournament: Tournament) -> list[dict]:
-    """The JSON form of the standings: ``[{"pool": "A", "rows": [row.as_dict(), ...]}, ...]``."""
-    return [{"pool": pool.name, "rows": [row.as_dict() for row in rows]}
+    """The JSON form of the standings: ``[{"pool": "A", "rows": [standing_row_data(row), ...]}, ...]``."""
+    return [{"pool": pool.name, "rows": [standing_row_data(row) for row in rows]}
             for pool, rows in tournament_standings(tournament)]
 
 
@@ -147,6 +219,14 @@ def fixtures_undecided(tournament: Tournament) -> bool:
 def result_changes(fixture: Fixture) -> QuerySet[ResultChange]:
     """The audit trail of one fixture's result, oldest first, with who made each change."""
     return ResultChange.objects.filter(fixture=fixture).select_related("changed_by")
+
+
+def teams_for(user: Any) -> QuerySet[Team]:
+    """The teams ``user`` may name and enter: the RWC nations and their own teams. Without a signed-in user
+    (the command line, anonymous readers) the site's teams: the nations and any team of no organiser."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return Team.objects.filter(Q(is_nation=True) | Q(owner=user))
+    return Team.objects.filter(owner__isnull=True)
 
 
 def tournament_get(slug: str) -> Tournament | None:

@@ -20,6 +20,8 @@ from league.levels import level_choices, level_help, site_level
 from league.models import Entry, Fixture, Pool, Result, ResultChange, ScheduleChange, Team, Tournament
 from league.permissions import can_edit_tournament, viewable_tournaments
 from league.rulesets import ruleset_options_validate
+from league.selectors import teams_for
+from league.standings import TIE_BREAKERS, PointsSystem
 
 
 def _without_nul(value, label: str):
@@ -47,12 +49,18 @@ class _SlugRelatedField(serializers.SlugRelatedField):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    """A team; signed-in users create their own (school, club, person) with name, short code and colours."""
+    """A team; signed-in users create their own (school, club, person) with name, short code and colours.
+    ``owner``: the username of the organiser it belongs to (null: the site's, as the nations are)."""
+
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = Team
-        fields = ["code", "name", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool", "world_ranking"]
-        read_only_fields = ["is_nation", "rwc2023_pool", "world_ranking"]
+        fields = ["code", "name", "primary_colour", "secondary_colour", "is_nation", "rwc2023_pool", "world_ranking",
+                  "owner"]
+        read_only_fields = ["is_nation", "rwc2023_pool", "world_ranking", "owner"]
+        # Codes are unique per owner: the team service checks it (with the owner, which is not an input here).
+        validators = []
 
     def to_internal_value(self, data):
         # Codes are capitals ("FRA"); accept "fra" from a hand-typed request rather than refusing it.
@@ -98,8 +106,22 @@ class PresetOptionsSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class PointsRulesField(serializers.JSONField):
+    """A whole points system (``league.standings.PointsSystem.as_dict``): win, draw, loss, try bonus (threshold,
+    relative), losing bonus margin, bye, all-wins bonus and the ordered tie-breakers."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        try:
+            return PointsSystem.from_dict(value).as_dict()
+        except (TypeError, ValueError) as exc:
+            raise serializers.ValidationError(str(exc))
+
+
 class TournamentSerializer(serializers.ModelSerializer):
-    """A tournament. The slug, rule set and format are chosen at creation and fixed after it."""
+    """A tournament. The slug, rule set and format are chosen at creation and fixed after it. The points system
+    is ``points_system`` (a preset's name, or "custom") and ``points_rules`` (every part of it): sending a
+    preset's name alone brings its rules; sending rules alone makes a custom system."""
 
     organisers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     can_edit = serializers.SerializerMethodField(help_text=_("Whether the caller may change this tournament."))
@@ -113,13 +135,16 @@ class TournamentSerializer(serializers.ModelSerializer):
     preset_options = PresetOptionsSerializer(required=False, write_only=True,
                                              help_text=_("With a preset: its further options."))
     first_kickoff = serializers.SerializerMethodField(help_text=_("First kick-off of a day, HH:MM (local)."))
+    points_rules = PointsRulesField(required=False, help_text=_(
+        "Every part of the points system: win, draw, loss, try_bonus_threshold, try_bonus_relative, "
+        "losing_bonus_margin, bye, all_wins_bonus, tie_breakers (in order, from: %(names)s).")
+        % {"names": ", ".join(TIE_BREAKERS)})
 
     class Meta:
         model = Tournament
         fields = [
             "slug", "name", "ruleset", "ruleset_options", "format", "format_options", "double_round_robin",
-            "points_system", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
-            "losing_bonus_margin", "walkover_score", "walkover_tries", "visibility", "status", "time_zone",
+            "points_system", "points_rules", "walkover_score", "walkover_tries", "visibility", "status", "time_zone",
             "first_day", "first_kickoff", "slot_minutes", "changeover_minutes", "days_between_rounds", "pitches",
             "half_minutes", "live_result_needs_confirmation", "draw_method", "draw_seed", "organisers",
             "can_edit", "version", "created_at",
@@ -131,11 +156,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         # Fixed after creation: changing them would not change the draw or fixtures already made.
         create_only_fields = ["slug", "ruleset", "format", "double_round_robin", "preset", "teams",
                               "preset_options"]
-        # Upper bounds that hold on every database (PostgreSQL's smallint), so a huge number is a 400.
-        extra_kwargs = {
-            name: {"max_value": 100}
-            for name in ("win_points", "draw_points", "loss_points", "try_bonus_threshold", "losing_bonus_margin")
-        } | {"walkover_score": {"max_value": 999}, "walkover_tries": {"max_value": 200}}
+        # Upper bounds that hold on every database (PostgreSQL's smallint), so a huge number is a 400. The slug
+        # may be left out: a free one is made from the name ("winter-league-2").
+        extra_kwargs = {"walkover_score": {"max_value": 999}, "walkover_tries": {"max_value": 200},
+                        "slug": {"required": False}}
 
     def validate_ruleset_options(self, value):
         if not isinstance(value, dict):
@@ -185,12 +209,13 @@ class _LevelField(serializers.ChoiceField):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    """A team in a tournament: its seed, its pool (by name) and the name of the person who plays it."""
+    """A team in a tournament: its seed, its pool (by name) and the name of the person who plays it. The team
+    is named by its code among the nations and the caller's own teams."""
 
     computer_level = _LevelField(required=False)
 
     tournament = _SlugRelatedField(slug_field="slug", queryset=Tournament.objects.all())
-    team = _SlugRelatedField(slug_field="code", queryset=Team.objects.all())
+    team = _SlugRelatedField(slug_field="code", queryset=Team.objects.none())
     pool = serializers.CharField(source="pool.name", required=False, allow_null=True, allow_blank=True,
                                  max_length=20, help_text=_("The pool's name; a new name makes a new pool."))
     team_name = serializers.CharField(source="team.name", read_only=True)
@@ -211,6 +236,11 @@ class EntrySerializer(serializers.ModelSerializer):
         if request is not None and "tournament" in self.fields:
             # Unknown and invisible tournaments get the same "does not exist" answer.
             self.fields["tournament"].queryset = viewable_tournaments(request.user)
+        if "team" in self.fields:
+            # Another organiser's team is no team of the caller's: "does not exist", like an unknown code. On
+            # reading, the entry's own team is shown whoever owns it.
+            user = request.user if request is not None else None
+            self.fields["team"].queryset = teams_for(user).order_by("is_nation", "pk")
 
     def validate(self, attrs):
         instance = self.instance
@@ -399,6 +429,15 @@ def result_data(result: Result, fixture: Fixture) -> dict:
                 result.updated_at)}
 
 
+class TieBreakSerializer(serializers.Serializer):
+    """One decision of a tie-breaker: the row was placed above ``teams`` (codes) on ``criterion``, or placed
+    equally with them; ``text`` says it in words ("above Scotland on points difference")."""
+
+    criterion = serializers.ChoiceField(choices=[*TIE_BREAKERS, "team_code"])
+    teams = serializers.ListField(child=serializers.CharField())
+    text = serializers.CharField()
+
+
 class StandingRowSerializer(serializers.Serializer):
     """One row of a pool table (the keys of the league's JSON standings)."""
 
@@ -416,10 +455,19 @@ class StandingRowSerializer(serializers.Serializer):
     points = serializers.IntegerField()
 
 
+class PoolStandingRowSerializer(StandingRowSerializer):
+    """A pool table's row, with how tie-breakers placed it: ``position`` is shared by teams placed equally."""
+
+    tie_breaks = TieBreakSerializer(many=True)
+    explanation = serializers.CharField(help_text=_("The tie-break decisions in words, \"; \"-separated (\"\" "
+                                                    "when none)."))
+
+
 class SwissRowSerializer(StandingRowSerializer):
     """A row of a Swiss table: the standings keys, plus byes (each worth a win), seed and withdrawal."""
 
     entry_id = serializers.IntegerField()
+    name = serializers.CharField(help_text=_("The team's name."))
     byes = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
     seed = serializers.IntegerField(allow_null=True)
@@ -442,7 +490,7 @@ class PoolStandingsSerializer(serializers.Serializer):
     """A pool's table: ``{"pool": "A", "rows": [...]}``."""
 
     pool = serializers.CharField()
-    rows = StandingRowSerializer(many=True)
+    rows = PoolStandingRowSerializer(many=True)
 
 
 class FixtureFilterSerializer(serializers.Serializer):

@@ -155,7 +155,15 @@ class PointsSystem:
 
     @classmethod
     def from_tournament(cls, tournament) -> PointsSystem:
-        """The points system configured on a tournament (any object with the Tournament fields)."""
+        """The points system configured on a tournament: its ``points_rules`` (every part of the system), or
+        the preset named by its ``points_system`` when it has none (or, for an object with the old number
+        fields only, those five numbers)."""
+        rules = getattr(tournament, "points_rules", None)
+        if rules:
+            return cls.from_dict(rules)
+        preset = POINTS_PRESETS.get(getattr(tournament, "points_system", ""))
+        if preset is not None or not hasattr(tournament, "win_points"):
+            return preset or POINTS_PRESETS["world_rugby"]
         return cls(win=tournament.win_points, draw=tournament.draw_points, loss=tournament.loss_points,
                    try_bonus_threshold=tournament.try_bonus_threshold,
                    losing_bonus_margin=tournament.losing_bonus_margin)
@@ -168,12 +176,38 @@ class PointsSystem:
                 "all_wins_bonus": self.all_wins_bonus, "tie_breakers": list(self.tie_breakers)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> PointsSystem:
-        """The inverse of :meth:`as_dict`; missing keys take the World Rugby values, unknown keys are refused."""
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
+    def from_dict(cls, data: Mapping) -> PointsSystem:
+        """The inverse of :meth:`as_dict`; missing keys take the World Rugby values. Unknown keys, numbers that
+        are not whole numbers from 0 to 100 (a bonus threshold or margin: 1 to 100, or None), a try-bonus rule
+        that is not true/false and tie-breakers outside the vocabulary are refused with a ``ValueError``."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a points system is a JSON object")
+        unknown = sorted(str(key) for key in set(data) - set(cls.__dataclass_fields__))
         if unknown:
             raise ValueError(f"unknown points-system field(s): {', '.join(unknown)}")
+        for name in _POINT_FIELDS:
+            if name in data and not _whole(data[name], 0):
+                raise ValueError(f"{name} must be a whole number from 0 to {MAX_POINTS}")
+        for name in _BONUS_FIELDS:
+            if name in data and data[name] is not None and not _whole(data[name], 1):
+                raise ValueError(f"{name} must be a whole number from 1 to {MAX_POINTS}, or null for none")
+        if "try_bonus_relative" in data and not isinstance(data["try_bonus_relative"], bool):
+            raise ValueError("try_bonus_relative must be true or false")
+        if "tie_breakers" in data:
+            order = data["tie_breakers"]
+            if not isinstance(order, list | tuple) or not all(isinstance(name, str) for name in order):
+                raise ValueError("tie_breakers must be a list of names")
         return cls(**data)
+
+
+MAX_POINTS = 100
+_POINT_FIELDS = ("win", "draw", "loss", "bye", "all_wins_bonus")
+_BONUS_FIELDS = ("try_bonus_threshold", "losing_bonus_margin")
+
+
+def _whole(value: object, lowest: int) -> bool:
+    # bool is an int in Python: true/false are not numbers here.
+    return isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_POINTS
 
 
 # The presets a tournament can start from, each as its competition writes it:
@@ -431,7 +465,8 @@ def compute_standings(entries: Iterable[StandingEntry], results: Iterable[tuple]
                     others = [r for r in placed if r is not row]
                     notes.append(TieBreak(PLACED_EQUALLY, tuple(r.team_code for r in others),
                                           tuple(r.team_name for r in others)))
-                row.tie_breaks = tuple(notes)
+                # Before any match nothing decided the order: a table of zeros explains nothing.
+                row.tie_breaks = tuple(notes) if row.played else ()
                 table.append(row)
                 remaining.remove(row)
             shared.update(row.entry_id for row in placed[1:])

@@ -82,6 +82,28 @@ def swiss_rounds_possible(team_count: int) -> int:
     return team_count - 1 + team_count % 2
 
 
+def swiss_first_round(seeded: Sequence[Hashable]) -> SwissRound:
+    """Round one of a Swiss by seed (best first): the top half against the bottom half, 1 v n/2+1, 2 v n/2+2...
+    (FIDE's Dutch system), the last seed resting when the count is odd. The higher seed is at home on the
+    first, third... pairing and away on the others, so home games are shared across the field.
+
+    Any perfect matching of the teams is one round of some round robin (relabel the teams of a round robin
+    that has it), so after this round every number of rounds up to :func:`swiss_rounds_possible` can still be
+    paired without a rematch: :func:`swiss_pairings`' look-ahead takes over from round two.
+    """
+    teams = list(seeded)
+    if len(set(teams)) != len(teams):
+        raise ValueError("a team appears twice in the seeding")
+    if len(teams) < 2:
+        raise SwissError("a Swiss round needs at least two teams")
+    bye = teams.pop() if len(teams) % 2 else None
+    half = len(teams) // 2
+    pairs = []
+    for board, (higher, lower) in enumerate(zip(teams[:half], teams[half:], strict=True)):
+        pairs.append((higher, lower) if board % 2 == 0 else (lower, higher))
+    return SwissRound(tuple(pairs), bye)
+
+
 def swiss_pairings(ranked: Sequence[Hashable], *, played: Iterable[tuple[Hashable, Hashable]] = (),
                    byes: Mapping[Hashable, int] | None = None,
                    points: Mapping[Hashable, int | float | Fraction] | None = None,

@@ -41,8 +41,8 @@ from league import (
 )
 from league.clients import limit_wait, too_many_requests
 from league.errors import DomainError, error_text, form_error
-from league.formats import format_of
-from league.models import Entry, Fixture, FixtureJob, Result, team_code
+from league.formats import FORMATS, format_of
+from league.models import Entry, Fixture, FixtureJob, Result, Team, Tournament, team_code
 from league.permissions import can_edit_tournament, tournament_for
 from league.share import qr_svg, qr_svg_inline
 from league.templatetags.league_tags import side_name
@@ -111,7 +111,10 @@ def export_csv(request, slug, what):
     elif what == "results":
         text = exports.results_csv(exports.tournament_fixtures(tournament))
     elif what == "standings":
-        text = exports.standings_csv(selectors.tournament_standings(tournament))
+        kind, rows = format_of(tournament).table(tournament)
+        # A Swiss or solo tournament's table is its format's own; the others', their pools'.
+        text = exports.format_table_csv(kind, rows) if kind else \
+            exports.standings_csv(selectors.tournament_standings(tournament))
     else:
         raise Http404(_("No such export."))
     return _download(text, "text/csv; charset=utf-8", f"{slug}-{what}.csv")
@@ -179,48 +182,104 @@ def password_reset(request):
 # --- organiser: create and manage ------------------------------------------------------------------------------------
 
 
+def _next_url(request, default: str) -> str:
+    """Where to go after a form: the page's ``next`` when it is one of ours, else ``default``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return default
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request):
-    """Create a tournament from a preset or step by step."""
-    form = forms.TournamentCreateForm(request.POST or None)
+    """Create a tournament from a format, with its teams (the nations, the organiser's own, a pasted list, a
+    CSV) on the same page; with no team yet it is a draft, and the organiser goes on to its Teams page."""
+    form = forms.TournamentCreateForm(request.POST or None, request.FILES or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        common = {"name": data["name"], "slug": data["slug"], "user": request.user,
-                  "visibility": data["visibility"], "ruleset": data["ruleset"],
-                  "points_system": data["points_system"], "time_zone": data["time_zone"]}
         try:
-            if data.get("preset"):
-                tournament = services.tournament_create_from_preset(
-                    data["preset"], double=data["double_round_robin"], **common)
-            else:
-                tournament = services.tournament_create_blank(format=data["format"],
-                                                              double_round_robin=data["double_round_robin"], **common)
+            tournament = services.tournament_start(
+                format=data["format"], name=data["name"], slug=data["slug"] or None, user=request.user,
+                teams=list(data.get("own_teams") or []), team_rows=form.team_rows(), nations=data["nations"],
+                ruleset=data["ruleset"] or None, points_system=data["points_system"],
+                points_rules=data["points_rules"], visibility=data["visibility"], time_zone=data["time_zone"],
+                double=data["double_round_robin"], pools=data["pools"], rounds=data["rounds"],
+                attempts=data["attempts"])
         except ValidationError as exc:
             form_error(form, exc)
         else:
-            messages.success(request, _("Tournament “%(name)s” created.") % {"name": tournament.name})
+            if tournament.status == Tournament.Status.DRAFT:
+                messages.success(request, _("Draft “%(name)s” created. Next: add its teams.")
+                                 % {"name": tournament.name})
+                return redirect("league:manage_teams", slug=tournament.slug)
+            messages.success(request, _("Tournament “%(name)s” created with %(count)s teams.")
+                             % {"name": tournament.name, "count": tournament.entries.count()})
             return redirect("league:manage", slug=tournament.slug)
-    return render(request, "league/tournament_new.html", {"form": form})
+    return render(request, "league/tournament_new.html", {
+        "form": form, "formats": forms.format_descriptions(), "format_fields": _format_fields()})
+
+
+def _format_fields() -> dict[str, list[str]]:
+    """Which of the new-tournament form's option fields each format uses (the page's script shows only those;
+    without the script every field shows, and each format ignores the others')."""
+    return {key: [*(["double_round_robin"] if fmt.round_robin else []),
+                  *(name for name in ("pools", "rounds", "attempts") if name in fmt.option_names),
+                  *(["teams"] if not fmt.fixed_teams else [])]
+            for key, fmt in FORMATS.items()}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_settings(request, slug):
-    """Change the name, visibility, status, points numbers and walkover score."""
+    """Change the name, visibility, status, points system (a preset or every part of a custom one: the tables
+    and knockout places follow), the Swiss rounds, the walkover score and the online move clock."""
     tournament = tournament_for(request.user, slug, edit=True)
-    form = forms.TournamentSettingsForm(request.POST or None, instance=tournament)
+    form = forms.TournamentSettingsForm(request.POST or None, tournament=tournament,
+                                        initial=forms.TournamentSettingsForm.initial_for(tournament))
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        fields = {name: data[name] for name in ("name", "visibility", "status", "time_zone", "walkover_score",
+                                                "walkover_tries", "move_clock_seconds",
+                                                "live_result_needs_confirmation")}
+        if data.get("half_minutes"):  # left out: kept as it is
+            fields["half_minutes"] = data["half_minutes"]
+        fields["points_system"] = data["points_system"]
+        if data["points_rules"] is not None:
+            fields["points_rules"] = data["points_rules"]
+        if "rounds" in form.fields and data.get("rounds"):
+            fields["format_options"] = {**(tournament.format_options or {}), "rounds": data["rounds"]}
         try:
-            services.tournament_update(tournament=tournament, user=request.user,
-                                       **{name: form.cleaned_data[name] for name in form.Meta.fields})
+            services.tournament_settings_change(tournament=tournament, user=request.user, **fields)
         except ValidationError as exc:
             form_error(form, exc)
         else:
             messages.success(request, _("Settings saved."))
             return redirect("league:manage", slug=slug)
-    return render(request, "league/manage_form.html", {
-        "tournament": tournament, "form": form, "title": _("Settings"), "submit": _("Save settings")})
+    return render(request, "league/manage_settings.html", {"tournament": tournament, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_delete(request, slug):
+    """Delete the tournament with everything in it, after a confirmation."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    form = forms.ConfirmForm(request.POST or None, reason=False,
+                             confirm_label=_("Yes, delete “%(name)s”, its teams' entries, fixtures and results")
+                             % {"name": tournament.name})
+    if request.method == "POST" and form.is_valid():
+        name = tournament.name
+        services.tournament_delete(tournament=tournament, user=request.user)
+        messages.success(request, _("“%(name)s” is deleted.") % {"name": name})
+        return redirect("league:tournament_list")
+    return render(request, "league/manage_confirm.html", {
+        "tournament": tournament, "form": form, "title": _("Delete the tournament"),
+        "submit": _("Delete the tournament"), "danger": True,
+        "intro": _("Its %(entries)s entries, %(fixtures)s fixtures and %(results)s results are deleted for good. "
+                   "The teams themselves stay yours.") % {
+            "entries": tournament.entries.count(), "fixtures": tournament.fixtures.count(),
+            "results": Result.objects.filter(fixture__tournament=tournament).count()}})
 
 
 @login_required
@@ -229,10 +288,10 @@ def manage_publish(request, slug):
     """Publish (public and listed, no longer a draft) or hide (unlisted) the tournament."""
     tournament = tournament_for(request.user, slug, edit=True)
     if request.POST.get("action") == "hide":
-        services.tournament_hide(tournament=tournament)
+        services.tournament_hide(tournament=tournament, user=request.user)
         messages.success(request, _("The tournament is hidden from the list (people with the link can see it)."))
     else:
-        services.tournament_publish(tournament=tournament)
+        services.tournament_publish(tournament=tournament, user=request.user)
         messages.success(request, _("The tournament is published."))
     return redirect("league:manage", slug=slug)
 
@@ -240,32 +299,62 @@ def manage_publish(request, slug):
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_organisers(request, slug):
-    """Invite co-organisers by username."""
+    """Invite co-organisers by username, and remove them (never the last one; leaving is removing oneself)."""
     tournament = tournament_for(request.user, slug, edit=True)
+    if request.method == "POST" and request.POST.get("action") == "remove":
+        person = tournament.organisers.filter(pk=_int(request.POST.get("user"))).first()
+        if person is None:
+            messages.error(request, _("That person does not organise this tournament."))
+            return redirect("league:manage_organisers", slug=slug)
+        try:
+            services.organiser_remove(tournament=tournament, user=person, by=request.user)
+        except ValidationError as exc:
+            messages.error(request, error_text(exc))
+            return redirect("league:manage_organisers", slug=slug)
+        if person.pk == request.user.pk and not request.user.is_superuser:
+            messages.success(request, _("You no longer organise “%(name)s”.") % {"name": tournament.name})
+            return redirect("league:tournament_list")
+        messages.success(request, _("%(name)s no longer organises this tournament.") % {"name": person.username})
+        return redirect("league:manage_organisers", slug=slug)
     form = forms.InviteOrganiserForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        services.organiser_add(tournament=tournament, user=form.user)
+        services.organiser_add(tournament=tournament, user=form.user, by=request.user)
         messages.success(request, _("%(name)s now organises this tournament.") % {"name": form.user.username})
         return redirect("league:manage_organisers", slug=slug)
+    organisers = list(tournament.organisers.order_by("username"))
     return render(request, "league/manage_organisers.html", {
-        "tournament": tournament, "form": form, "organisers": tournament.organisers.order_by("username")})
+        "tournament": tournament, "form": form, "organisers": organisers, "can_remove": len(organisers) > 1})
+
+
+def _int(value) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_teams(request, slug):
-    """Add teams: the 20 RWC 2023 nations in one click, one own team, a pasted list, or a CSV file."""
+    """The tournament's teams: their seeds and pools (changed before the fixtures are made), links to change
+    a team, remove or withdraw it; and adding teams: the 20 RWC 2023 nations in one click, the organiser's own
+    teams, one new team, a pasted list, or a CSV file."""
     tournament = tournament_for(request.user, slug, edit=True)
     action = request.POST.get("action") if request.method == "POST" else None
-    if action not in (None, "nations", "team", "paste", "csv"):
+    if action not in (None, "nations", "own", "team", "paste", "csv", "arrange"):
         messages.error(request, _("Choose one of the ways to add teams below."))
-    team_form = forms.TeamForm(request.POST if action == "team" else None, prefix="team")
+    own_form = forms.OwnTeamsForm(request.POST if action == "own" else None, prefix="own", user=request.user,
+                                  tournament=tournament)
+    team_form = forms.TeamForm(request.POST if action == "team" else None, prefix="team",
+                               instance=Team(owner=request.user))
     paste_form = forms.PasteTeamsForm(request.POST if action == "paste" else None, prefix="paste")
     csv_form = forms.TeamsCsvForm(request.POST if action == "csv" else None,
                                   request.FILES if action == "csv" else None, prefix="csv")
+    entries = pages.manage_entries(tournament, request.user)
+    pools = list(tournament.pools.all())
+    arrange_form = forms.EntriesArrangeForm(request.POST if action == "arrange" else None, prefix="arrange",
+                                            entries=entries, pools=pools)
     if action == "nations":
         try:
-            added = services.nations_enter(tournament=tournament)
+            added = services.nations_enter(tournament=tournament, user=request.user)
         except ValidationError as exc:
             messages.error(request, error_text(exc))
         else:
@@ -274,6 +363,25 @@ def manage_teams(request, slug):
             else:
                 messages.info(request, _("The 20 nations are already entered."))
             return redirect("league:manage_teams", slug=slug)
+    if action == "arrange" and arrange_form.is_valid():
+        seeds, pool_names = arrange_form.changes()
+        try:
+            changed = services.entries_arrange(tournament=tournament, seeds=seeds, pools=pool_names,
+                                               user=request.user)
+        except ValidationError as exc:
+            form_error(arrange_form, exc)
+        else:
+            messages.success(request, _("Seeds and pools saved (%(count)s teams changed).") % {"count": changed})
+            return redirect("league:manage_teams", slug=slug)
+    if action == "own" and own_form.is_valid():
+        try:
+            added = services.entries_add(tournament=tournament, teams=list(own_form.cleaned_data["teams"]),
+                                         user=request.user)
+        except ValidationError as exc:
+            form_error(own_form, exc)
+        else:
+            messages.success(request, _("%(count)s teams added.") % {"count": len(added)})
+            return redirect("league:manage_teams", slug=slug)
     forms_by_action = {"team": team_form, "paste": paste_form, "csv": csv_form}
     form = forms_by_action.get(action or "")
     if form is not None and form.is_valid():
@@ -281,18 +389,132 @@ def manage_teams(request, slug):
                 "paste": lambda: paste_form.cleaned_data["teams"],
                 "csv": lambda: csv_form.cleaned_data["file"]}[action]()
         try:
-            entries = services.teams_enter_own(tournament=tournament, rows=rows, user=request.user)
+            added = services.teams_enter_own(tournament=tournament, rows=rows, user=request.user)
         except ValidationError as exc:
             form_error(form, exc)
         else:
             text = {"team": _("Team added."), "paste": _("%(count)s teams added."),
                     "csv": _("%(count)s teams imported.")}[action]
-            messages.success(request, text % {"count": len(entries)} if "%(count)s" in text else text)
+            messages.success(request, text % {"count": len(added)} if "%(count)s" in text else text)
             return redirect("league:manage_teams", slug=slug)
-    entries = tournament.entries.select_related("team", "pool").order_by("seed", "team__name")
+    fixtures_made = tournament.fixtures.exists()
     return render(request, "league/manage_teams.html", {
-        "tournament": tournament, "entries": entries, "team_form": team_form, "paste_form": paste_form,
-        "csv_form": csv_form})
+        "tournament": tournament, "entries": entries, "arrange_form": arrange_form, "fixtures_made": fixtures_made,
+        "own_form": own_form, "team_form": team_form, "paste_form": paste_form, "csv_form": csv_form,
+        "needs_draw": format_of(tournament).needs_draw, "drawn": bool(pools)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_entry_remove(request, slug, entry_pk):
+    """Remove a team entered by mistake (no result yet: its unplayed pool fixtures go with it)."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    entry = get_object_or_404(Entry.objects.select_related("team"), tournament=tournament, pk=entry_pk)
+    count = services.entry_removal_fixtures(entry)
+    form = forms.ConfirmForm(request.POST or None, reason=False,
+                             confirm_label=_("Yes, remove %(team)s from this tournament") % {"team": entry.team.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.entry_delete(entry=entry, user=request.user)
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, _("%(team)s is removed.") % {"team": entry.team.name})
+            return redirect("league:manage_teams", slug=slug)
+    intro = _("%(team)s leaves the tournament as if it had never been entered (the team itself is not deleted).") \
+        % {"team": entry.team.name}
+    if count:
+        intro += " " + _("Its %(count)s fixtures, none played, are deleted.") % {"count": count}
+    return render(request, "league/manage_confirm.html", {
+        "tournament": tournament, "form": form, "title": _("Remove %(team)s") % {"team": entry.team.name},
+        "submit": _("Remove"), "danger": True, "intro": intro,
+        "back": reverse("league:manage_teams", args=[slug])})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_fixtures_clear(request, slug):
+    """Delete every fixture while none has a result, to change seeds and pools and make them again."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    form = forms.ConfirmForm(request.POST or None, reason=False,
+                             confirm_label=_("Yes, delete all %(count)s fixtures") % {
+                                 "count": tournament.fixtures.count()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.fixtures_clear(tournament=tournament, user=request.user)
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, _("The fixtures are deleted: change the seeds and pools, then make them "
+                                        "again."))
+            return redirect("league:manage_teams", slug=slug)
+    return render(request, "league/manage_confirm.html", {
+        "tournament": tournament, "form": form, "title": _("Delete the fixtures"), "submit": _("Delete the fixtures"),
+        "danger": True, "back": reverse("league:manage_fixtures", args=[slug]),
+        "intro": _("Only while no fixture has a result. The draw (the pools) stays; the fixtures are made again "
+                   "on the Fixtures page.")})
+
+
+@login_required
+@require_GET
+def manage_history(request, slug):
+    """The tournament's audit trail: every change (settings, organisers, teams, entries, fixtures, results),
+    newest first, with who made it."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    return render(request, "league/manage_history.html", {
+        "tournament": tournament, "changes": pages.history(tournament)})
+
+
+# --- the organiser's own teams ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_teams(request):
+    """The teams the signed-in organiser owns: where each is entered, a link to change it, and a form for a new
+    one (to enter in tournaments later)."""
+    form = forms.TeamForm(request.POST or None, prefix="team", instance=Team(owner=request.user))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.team_save(team=form.instance, user=request.user)
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, _("Team “%(name)s” added.") % {"name": form.instance.name})
+            return redirect("league:my_teams")
+    return render(request, "league/my_teams.html", {"teams": pages.own_teams(request.user), "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_edit(request, pk):
+    """Rename a team, change its code or colours (its owner only: anyone else gets a 404); every page that
+    shows it follows. A team never entered can be deleted here too."""
+    team = get_object_or_404(Team.objects.filter(owner=request.user), pk=pk)
+    back = _next_url(request, reverse("league:my_teams"))
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = forms.TeamForm(request.POST if action == "save" else None, instance=team)
+    delete_form = forms.ConfirmForm(request.POST if action == "delete" else None, prefix="delete", reason=False,
+                                    confirm_label=_("Yes, delete this team"))
+    if action == "save" and form.is_valid():
+        try:
+            services.team_save(team=form.instance, user=request.user)
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, _("Team “%(name)s” saved.") % {"name": team.name})
+            return redirect(back)
+    if action == "delete" and delete_form.is_valid():
+        try:
+            services.team_delete(team=team, user=request.user)
+        except ValidationError as exc:
+            form_error(delete_form, exc)
+        else:
+            messages.success(request, _("Team deleted."))
+            return redirect("league:my_teams")
+    tournaments = list(Tournament.objects.filter(entries__team=team).order_by("-created_at").distinct())
+    return render(request, "league/team_edit.html", {"team": team, "form": form, "delete_form": delete_form,
+                                                     "tournaments": tournaments, "back": back})
 
 
 @login_required
@@ -300,7 +522,7 @@ def manage_teams(request, slug):
 def manage_draw(request, slug):
     """Draw the pools, seeded by bands or at random; the seed is shown so anyone can check the draw."""
     tournament = tournament_for(request.user, slug, edit=True)
-    form = forms.DrawForm(request.POST or None, initial={"pool_count": format_of(tournament).default_pool_count})
+    form = forms.DrawForm(request.POST or None, initial={"pool_count": format_of(tournament).pool_count(tournament)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -314,7 +536,8 @@ def manage_draw(request, slug):
                              % {"seed": tournament.draw_seed})
             return redirect("league:manage_draw", slug=slug)
     pools = tournament.pools.prefetch_related("entries__team")
-    return render(request, "league/manage_draw.html", {"tournament": tournament, "form": form, "pools": pools})
+    return render(request, "league/manage_draw.html", {"tournament": tournament, "form": form, "pools": pools,
+                                                       "needs_draw": format_of(tournament).needs_draw})
 
 
 @login_required
@@ -395,11 +618,11 @@ def manage_result(request, slug, pk):
         initial = {"home_score": result.home_score, "away_score": result.away_score, "home_tries": result.home_tries,
                    "away_tries": result.away_tries, "kind": result.kind, "decided_by": result.decided_by,
                    "winner": ("home" if result.winner_id == fixture.home_id else "away") if result.winner_id else ""}
-    form = forms.ResultForm(request.POST or None, fixture=fixture, initial=initial)
+    form = forms.ResultForm(request.POST or None, fixture=fixture, initial=initial, correcting=result is not None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.result_correct(
+            saved = services.result_correct(
                 reset_later_rounds=data.get("reset_later_rounds", False), fixture=fixture,
                 home_score=data["home_score"], away_score=data["away_score"],
                 home_tries=data["home_tries"], away_tries=data["away_tries"], kind=data["kind"],
@@ -409,11 +632,44 @@ def manage_result(request, slug, pk):
             form_error(form, exc)
         else:
             messages.success(request, _("Result saved: %(home)s %(hs)s–%(as)s %(away)s.") % {
-                "home": side_name(fixture, "home"), "hs": data["home_score"], "as": data["away_score"],
+                "home": side_name(fixture, "home"), "hs": saved.home_score, "as": saved.away_score,
                 "away": side_name(fixture, "away")})
             return redirect(reverse("league:manage_results", args=[slug]) + f"#fixture-{fixture.pk}")
     return render(request, "league/manage_result.html", {"tournament": tournament, "fixture": fixture, "form": form,
                                                          "result": result})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_result_delete(request, slug, pk):
+    """Delete one fixture's result after a confirmation: the tables, the bracket and the next Swiss round
+    follow (a later knockout result it decided is refused, unless the later rounds are reset)."""
+    tournament = tournament_for(request.user, slug, edit=True)
+    fixture = get_object_or_404(Fixture.objects.select_related("pool", "home__team", "away__team", "result"),
+                                tournament=tournament, pk=pk)
+    result = exports.result_of(fixture)
+    if result is None:
+        messages.info(request, _("This fixture has no result."))
+        return redirect(reverse("league:manage_results", args=[slug]) + f"#fixture-{fixture.pk}")
+    form = forms.ConfirmForm(request.POST or None, confirm_label=_("Yes, delete this result"),
+                             reset_later_rounds=fixture.stage == Fixture.Stage.KNOCKOUT)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.result_delete(fixture=fixture, user=request.user, reason=form.cleaned_data["reason"],
+                                   reset_later_rounds=form.cleaned_data.get("reset_later_rounds", False))
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, _("Result deleted: %(home)s v %(away)s has no result now.") % {
+                "home": side_name(fixture, "home"), "away": side_name(fixture, "away")})
+            return redirect(reverse("league:manage_results", args=[slug]) + f"#fixture-{fixture.pk}")
+    return render(request, "league/manage_confirm.html", {
+        "tournament": tournament, "form": form, "danger": True, "submit": _("Delete the result"),
+        "title": _("Delete %(home)s %(hs)s–%(as)s %(away)s") % {
+            "home": side_name(fixture, "home"), "hs": result.home_score, "as": result.away_score,
+            "away": side_name(fixture, "away")},
+        "intro": _("The tables and the bracket are worked out again without it; the audit trail keeps it."),
+        "back": reverse("league:manage_result", args=[slug, fixture.pk])})
 
 
 @login_required

@@ -686,6 +686,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "fixture_count": tournament.fixtures.count(),
         "result_count": tournament.fixtures.filter(result__isnull=False).count(),
         "organisers": list(tournament.organisers.order_by("username")),
+        "needs_draw": format_of(tournament).needs_draw,
         "progress": simulation.simulation_progress(tournament), "share_url": share_url,
         "embed_standings": _embed_code(request, tournament, "league:embed_standings"),
         "embed_bracket": _embed_code(request, tournament, "league:embed_bracket")})
@@ -704,7 +705,7 @@ def manage_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     """Reopen a finished tournament so its results can be corrected."""
     tournament = tournament_for(request.user, slug, edit=True)
     try:
-        services.tournament_reopen(tournament=tournament)
+        services.tournament_reopen(tournament=tournament, user=request.user)
     except ValidationError as exc:
         messages.error(request, error_text(exc))
     else:

@@ -23,14 +23,18 @@ from __future__ import annotations
 from datetime import time
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from engine import MANUAL
 from league import brackets, selectors
 from league.errors import DomainError
 from league.models import Fixture, Tournament
 from league.services.schedule import schedule_settings_validate
 
-DEFAULT_FIXTURES_INTRO = ("Every pool plays a round robin. Rounds are played on the same day in every pool; "
-                          "with more matches than venues a round is split into time slots.")
+DEFAULT_FIXTURES_INTRO = gettext_noop(
+    "Every pool plays a round robin. Rounds are played on the same day in every pool; with more matches "
+    "than venues a round is split into time slots.")
 
 
 # How a format's days are laid out unless the organiser says otherwise: a league plays a round a week; a
@@ -48,14 +52,44 @@ class TournamentFormat:
     label: str = ""
     description: str = ""
     fixtures_intro: str = DEFAULT_FIXTURES_INTRO
-    # Pools the organiser's draw page suggests.
+    # Pools the organiser's draw page suggests (``format_options["pools"]`` when the organiser chose a number).
     default_pool_count: int = 1
     # The plan of its days (``WEEKLY_PLAN`` or ``ONE_DAY_PLAN``, below): stored on a new tournament.
     schedule_defaults: dict[str, Any] = WEEKLY_PLAN
     # The kind of its own table (``table()``'s first value): "" when the pool tables are its table.
     table_kind: str = ""
+    # Whether the organiser draws pools before the fixtures (pools then knockout); a league is one pool.
+    needs_draw: bool = False
+    # Whether its teams play round robins (single or double: the "home and away" choice).
+    round_robin: bool = False
+    # The fewest teams the format can be played with.
+    min_teams: int = 2
+    # The format brings its own teams (the RWC 2023 nations): none are chosen.
+    fixed_teams: bool = False
+    # Keyword arguments of ``preset`` that are format options (stored in ``Tournament.format_options``).
+    option_names: tuple[str, ...] = ()
 
-    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+    def options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The ``format_options`` a tournament of this format stores, from a preset's keyword arguments (a
+        draft made without teams keeps them for later: the Swiss rounds, the solo attempts, the pools)."""
+        return {name: kwargs[name] for name in self.option_names if kwargs.get(name) not in (None, "")}
+
+    def check_options(self, tournament: Tournament, options: dict[str, Any]) -> None:
+        """Refuse format options (changed on the settings page or the API) that the tournament cannot play."""
+        return None
+
+    def default_ruleset(self) -> str:
+        """The rule set a tournament of this format is played with when the organiser leaves it to us."""
+        return MANUAL
+
+    def pool_count(self, tournament: Tournament) -> int:
+        """The number of pools the draw page suggests: the organiser's choice, else the format's default."""
+        try:
+            return max(1, int((tournament.format_options or {}).get("pools") or self.default_pool_count))
+        except (TypeError, ValueError):
+            return self.default_pool_count
+
+    def preset(self, *, name: str, slug: str | None = None, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
                status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                **kwargs: Any) -> Tournament:
@@ -99,9 +133,11 @@ def plan_fields(fmt: TournamentFormat, kwargs: dict[str, Any], default_pitches: 
 
 
 def format_teams(teams: Any, minimum: int, what: str) -> list[Any]:
+    """The teams given to a preset (at least ``minimum``; ``what`` names the format in the message)."""
     teams = [t for t in (teams or []) if t]
     if len(teams) < minimum:
-        raise DomainError(f"{what} needs at least {minimum} teams (e.g. --teams FRA,NZL,IRE,RSA).")
+        raise DomainError({"teams": [_("%(what)s needs at least %(minimum)s teams; %(count)s chosen.")
+                                     % {"what": what, "minimum": minimum, "count": len(teams)}]})
     return teams
 
 

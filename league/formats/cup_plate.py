@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from engine import MANUAL
 from league import brackets
@@ -34,19 +35,25 @@ def default_tiers(pool_size: int, *, plate_from_cup_losers: bool = False) -> lis
 
 class CupPlateFormat(PooledFormat):
     id = Tournament.Format.CUP_PLATE.value
-    label = "Pools then Cup / Plate / Bowl / Shield"
-    description = ("Pools in the morning; the afternoon's Cup for the top two of each pool, Plate, Bowl and "
-                   "Shield for the next places (or --option plate_from_cup_losers=yes).")
+    label = gettext_noop("Pools then Cup / Plate / Bowl / Shield")
+    description = gettext_noop(
+        "Pools in the morning; in the afternoon the Cup for the top two of each pool, then Plate, Bowl and "
+        "Shield for the next places.")
+    option_names = ("pools", "third_place", "plate_from_cup_losers", "tiers")
 
-    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+    def options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        options = {**super().options(kwargs), "third_place": bool_option(kwargs, "third_place", False),
+                   "plate_from_cup_losers": bool_option(kwargs, "plate_from_cup_losers", False)}
+        if not kwargs.get("tiers"):
+            options.pop("tiers", None)
+        return options
+
+    def preset(self, *, name: str, slug: str | None = None, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
                status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                **kwargs: Any) -> Tournament:
         """A sevens-festival day: pools, then one bracket per tier of pool positions."""
-        options: dict[str, Any] = {"third_place": bool_option(kwargs, "third_place", False),
-                                   "plate_from_cup_losers": bool_option(kwargs, "plate_from_cup_losers", False)}
-        if kwargs.get("tiers"):
-            options["tiers"] = kwargs["tiers"]
+        options = self.options(kwargs)
         with transaction.atomic():
             return self.pooled_preset(options, name=name, slug=slug, teams=teams, ruleset=ruleset,
                                       points_system=points_system, user=user, status=status,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from engine import MANUAL
 from league import brackets
@@ -17,17 +18,22 @@ from league.models import Tournament
 
 class PoolsKnockoutFormat(PooledFormat):
     id = Tournament.Format.POOLS_KNOCKOUT.value
-    label = "Pools then knockout"
-    description = ("A seeded draw into pools (--option pools=N), round robins, then the top teams of each pool "
-                   "(--option qualifiers=K) into a crossover knockout.")
+    label = gettext_noop("Pools then knockout")
+    description = gettext_noop(
+        "A seeded draw into pools, a round robin in each, then the top teams of each pool into a crossover "
+        "knockout.")
+    option_names = ("pools", "qualifiers", "third_place")
 
-    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+    def options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {**super().options(kwargs), "qualifiers": int_option(kwargs, "qualifiers", 2),
+                "third_place": bool_option(kwargs, "third_place", True)}
+
+    def preset(self, *, name: str, slug: str | None = None, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
                status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                **kwargs: Any) -> Tournament:
         """Pools by a seeded draw, then the top ``qualifiers`` of each into a knockout where pool-mates meet late."""
-        options = {"qualifiers": int_option(kwargs, "qualifiers", 2),
-                   "third_place": bool_option(kwargs, "third_place", True)}
+        options = self.options(kwargs)
         with transaction.atomic():
             return self.pooled_preset(options, name=name, slug=slug, teams=teams, ruleset=ruleset,
                                       points_system=points_system, user=user, status=status,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from engine import MANUAL
 from league import brackets
@@ -21,24 +22,28 @@ from league.services.tournaments import tournament_create
 class SingleEliminationFormat(TournamentFormat):
     id = Tournament.Format.SINGLE_ELIMINATION.value
     schedule_defaults = ONE_DAY_PLAN
-    label = "Single elimination (knockout)"
-    description = ("A knockout of the teams in seed order (the order given): 1 v N, 2 v N-1, byes to the top "
-                   "seeds; --option third_place=yes for a bronze final.")
-    fixtures_intro = "Make the knockout bracket from the seeds (byes to the top seeds)."
+    label = gettext_noop("Single elimination (knockout)")
+    description = gettext_noop(
+        "A knockout of the teams in seed order (the order given): 1 v N, 2 v N-1, byes to the top seeds, and "
+        "a bronze final if wanted.")
+    fixtures_intro = gettext_noop("Make the knockout bracket from the seeds (byes to the top seeds).")
+    option_names = ("third_place",)
 
-    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str = MANUAL,
+    def options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {"third_place": bool_option(kwargs, "third_place", False)}
+
+    def preset(self, *, name: str, slug: str | None = None, teams: Any = None, ruleset: str = MANUAL,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
                status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                **kwargs: Any) -> Tournament:
         """A seeded single-elimination bracket of the given teams (seed 1 first)."""
-        teams = format_teams(teams, 2, "A knockout")
+        teams = format_teams(teams, self.min_teams, "A knockout")
         with transaction.atomic():
             tournament = tournament_create(
-                name=name, slug=slug, ruleset=ruleset, points_system=points_system, format=self.id, status=status,
-                visibility=visibility, user=user,
-                format_options={"third_place": bool_option(kwargs, "third_place", False)},
-                **plan_fields(self, kwargs))
-            entries_add(tournament=tournament, teams=teams)
+                name=name, slug=slug, ruleset=ruleset, points_system=points_system,
+                points_rules=kwargs.get("points_rules"), format=self.id, status=status, visibility=visibility,
+                user=user, format_options=self.options(kwargs), **plan_fields(self, kwargs))
+            entries_add(tournament=tournament, teams=teams, user=user)
             self.generate_fixtures(tournament, user=user)
         return tournament
 

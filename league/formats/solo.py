@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from engine import MANUAL, rulesets
 from league.errors import DomainError
@@ -17,30 +18,43 @@ from league.services.teams import entries_add
 from league.services.tournaments import tournament_create
 
 
+def solo_ruleset() -> str:
+    """The rule set a solo challenge is played with when none is chosen: the first solo game the engine has
+    (else results entered by hand). Choosing "played off the site" explicitly keeps it off the site."""
+    return next((spec.id for spec in rulesets() if spec.solo), MANUAL)
+
+
 class SoloFormat(TournamentFormat):
     id = Tournament.Format.SOLO.value
     schedule_defaults = ONE_DAY_PLAN
-    label = "Solo challenge (leaderboard)"
-    description = ("Each entrant plays Rugby Champion's solo game alone (--option attempts=N); the leaderboard "
-                   "ranks by margin, then points scored.")
+    label = gettext_noop("Solo challenge (leaderboard)")
+    description = gettext_noop(
+        "Each player plays a solo game alone, once or more; the leaderboard ranks by margin, then points "
+        "scored.")
     table_kind = "solo"
-    fixtures_intro = "Make each player's solo attempts."
+    fixtures_intro = gettext_noop("Make each player's solo attempts.")
+    min_teams = 1
+    option_names = ("attempts",)
 
-    def preset(self, *, name: str, slug: str, teams: Any = None, ruleset: str | None = None,
+    def options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {"attempts": int_option(kwargs, "attempts", 1)}
+
+    def default_ruleset(self) -> str:
+        return solo_ruleset()
+
+    def preset(self, *, name: str, slug: str | None = None, teams: Any = None, ruleset: str | None = None,
                points_system: str = Tournament.PointsSystem.WORLD_RUGBY, user: Any = None,
                status: str = Tournament.Status.IN_PROGRESS, visibility: str = Tournament.Visibility.PUBLIC,
                **kwargs: Any) -> Tournament:
         """A solo challenge: one solo fixture per entrant and attempt."""
-        teams = format_teams(teams, 1, "A solo challenge")
-        if not ruleset or ruleset == MANUAL:
-            # A solo challenge is played against a solo game: the first the engine has (else results by hand).
-            ruleset = next((spec.id for spec in rulesets() if spec.solo), MANUAL)
+        teams = format_teams(teams, self.min_teams, "A solo challenge")
+        ruleset = ruleset or solo_ruleset()
         with transaction.atomic():
             tournament = tournament_create(
-                name=name, slug=slug, ruleset=ruleset, format=self.id, status=status, visibility=visibility,
-                user=user, format_options={"attempts": int_option(kwargs, "attempts", 1)},
-                **plan_fields(self, kwargs))
-            entries_add(tournament=tournament, teams=teams)
+                name=name, slug=slug, ruleset=ruleset, points_system=points_system,
+                points_rules=kwargs.get("points_rules"), format=self.id, status=status, visibility=visibility,
+                user=user, format_options=self.options(kwargs), **plan_fields(self, kwargs))
+            entries_add(tournament=tournament, teams=teams, user=user)
             self.generate_fixtures(tournament)
         return tournament
 

@@ -7,6 +7,7 @@ follow-up work after the commit (``league.hooks``); a refused change raises ``le
 
 Modules, lowest first (a module only calls the ones above it in this list):
 
+* ``audit`` — the audit trail of changes that are not results;
 * ``accounts`` — signing up;
 * ``tournaments`` — create, settings, publish/hide, organisers, delete;
 * ``teams`` — teams, pools, entries, players;
@@ -24,6 +25,7 @@ from league.services.fixtures import (
     entries_in_seed_order,
     fixture_delete,
     fixture_save,
+    fixtures_clear,
     fixtures_create,
     fixtures_delete,
     fixtures_generate_round_robin,
@@ -62,10 +64,15 @@ from league.services.setup import (
     pools_draw,
     tournament_create_blank,
     tournament_create_from_preset,
+    tournament_settings_change,
+    tournament_start,
 )
 from league.services.teams import (
     entries_add,
+    entries_arrange,
+    entries_into_one_pool,
     entry_delete,
+    entry_removal_fixtures,
     entry_save,
     entry_set_player,
     entry_update,
@@ -77,14 +84,19 @@ from league.services.teams import (
     team_logo_clear,
     team_logo_set,
     team_save,
+    team_update,
     teams_enter_own,
+    teams_from_rows,
     teams_resolve,
 )
 from league.services.tournaments import (
     organiser_add,
+    organiser_remove,
     organisers_set,
+    points_rules_for,
     tournament_create,
     tournament_delete,
+    tournament_free_slug,
     tournament_hide,
     tournament_reopen,
     tournament_require_open,
@@ -94,16 +106,18 @@ from league.services.tournaments import (
 
 __all__ = [
     "IMPORT_COLUMNS", "ImportSummary", "bracket_create", "bracket_fixtures_create", "bracket_reset_from",
-    "entries_add", "entries_in_seed_order", "entry_delete", "entry_save", "entry_set_player", "entry_update",
-    "entry_withdraw", "fixture_delete", "fixture_job_run", "fixture_move", "fixture_ready_for_result",
-    "fixture_save", "fixtures_create", "fixtures_delete", "fixtures_generate", "fixtures_generate_or_queue",
-    "fixtures_generate_round_robin", "fixtures_planned_count",
-    "fixtures_keep_wall_clock", "fixtures_push", "fixtures_swap", "fixtures_time", "nations_enter", "organiser_add",
-    "organisers_set", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
+    "entries_add", "entries_arrange", "entries_in_seed_order", "entries_into_one_pool", "entry_delete",
+    "entry_removal_fixtures", "entry_save", "entry_set_player", "entry_update", "entry_withdraw", "fixture_delete",
+    "fixture_job_run", "fixture_move", "fixture_ready_for_result", "fixture_save", "fixtures_clear",
+    "fixtures_create", "fixtures_delete", "fixtures_generate", "fixtures_generate_or_queue",
+    "fixtures_generate_round_robin", "fixtures_keep_wall_clock", "fixtures_planned_count", "fixtures_push",
+    "fixtures_swap", "fixtures_time", "nations_enter", "organiser_add", "organiser_remove", "organisers_set",
+    "points_rules_for", "pool_create", "pool_delete", "pool_save", "pools_draw", "pools_fill", "result_correct",
     "result_delete", "result_record", "result_values_validate", "results_import_csv", "schedule_retime",
     "schedule_settings_save", "schedule_settings_validate", "team_delete", "team_logo_clear", "team_logo_set",
-    "team_save", "teams_enter_own", "teams_resolve", "tournament_create", "tournament_create_blank",
-    "tournament_create_from_preset", "tournament_delete", "tournament_finish_if_complete", "tournament_hide",
-    "tournament_publish", "tournament_reopen", "tournament_require_open", "tournament_save", "tournament_update",
-    "user_create",
+    "team_save", "team_update", "teams_enter_own", "teams_from_rows", "teams_resolve", "tournament_create",
+    "tournament_create_blank", "tournament_create_from_preset", "tournament_delete",
+    "tournament_finish_if_complete", "tournament_free_slug", "tournament_hide", "tournament_publish",
+    "tournament_reopen", "tournament_require_open", "tournament_save", "tournament_settings_change",
+    "tournament_start", "tournament_update", "user_create",
 ]

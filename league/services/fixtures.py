@@ -14,11 +14,13 @@ from typing import Any, cast
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max, QuerySet
+from django.utils.translation import gettext as _
 
 from league import advancement, brackets, draws, scheduling
 from league.cache import tournament_changed
-from league.errors import DomainError
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.errors import Conflict, DomainError
+from league.models import AuditRecord, Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.services.audit import audit_record
 from league.services.schedule import fixtures_time, new_matches_places, schedule_settings_save
 from league.services.teams import pool_create
 from league.text import clean_text
@@ -273,6 +275,26 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     tournament.draw_method, tournament.draw_seed = method, seed
     tournament_changed(tournament)
     return {name: [str(c) for c in codes] for name, codes in drawn.items()}
+
+
+@transaction.atomic
+def fixtures_clear(*, tournament: Tournament, user: Any = None) -> int:
+    """Delete every fixture of a tournament while none has a result or is being played: back to before the
+    fixtures were made, so seeds and pools can change. Returns how many were deleted (audit trail kept)."""
+    fixtures = Fixture.objects.select_for_update().filter(tournament=tournament)
+    if Result.objects.filter(fixture__tournament=tournament).exists():
+        raise Conflict(_("Some fixtures have results: delete those results first (or withdraw a team)."))
+    if fixtures.filter(status=Fixture.Status.LIVE).exists():
+        raise Conflict(_("A match is being played now: wait for its result."))
+    count = fixtures.count()
+    if not count:
+        return 0
+    ResultChange.objects.filter(fixture__tournament=tournament).delete()
+    fixtures.delete()
+    audit_record(action=AuditRecord.Action.FIXTURES_DELETED, tournament=tournament, user=user,
+                 old={"fixtures": count})
+    tournament_changed(tournament)
+    return count
 
 
 @transaction.atomic

@@ -29,8 +29,9 @@ from league import advancement, hooks
 from league.cache import fixture_tokens, tournament_changed
 from league.errors import DomainError, NotFound, error_messages
 from league.formats import format_of
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
+from league.models import AuditRecord, Entry, Fixture, Pool, Result, ResultChange, Tournament
 from league.services import tournaments as tournament_services
+from league.services.audit import audit_record
 from league.services.tournaments import tournament_require_open
 
 # Set while several results are written as one change (an import, a withdrawal): the tournament is finished
@@ -64,10 +65,10 @@ def tournament_finish_if_complete(*, tournament: Tournament) -> bool:
     return True
 
 
-def tournament_publish(*, tournament: Tournament) -> Tournament:
+def tournament_publish(*, tournament: Tournament, user: Any = None) -> Tournament:
     """Publish (``tournaments.tournament_publish``); a tournament whose results were all entered while it was
     a draft is finished at once."""
-    tournament = tournament_services.tournament_publish(tournament=tournament)
+    tournament = tournament_services.tournament_publish(tournament=tournament, user=user)
     tournament_finish_if_complete(tournament=tournament)
     return tournament
 
@@ -258,8 +259,15 @@ def _lock_fixture(fixture: Fixture) -> Fixture:
 
 
 @transaction.atomic
-def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "") -> None:
-    """Delete a fixture's result (audit row kept, fixture back to scheduled, standings follow)."""
+def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "", reset_later_rounds: bool = False) -> None:
+    """Delete a fixture's result (audit row kept, fixture back to scheduled, standings and brackets follow).
+
+    A deletion that would alter a knockout match already played is refused, as a correction is, unless
+    ``reset_later_rounds``: then those later results are deleted too (the audit trail keeps them).
+    """
+    if reset_later_rounds:
+        with advancement.resets_allowed():
+            return result_delete(fixture=fixture, user=user, reason=reason)
     fixture = _lock_fixture(fixture)
     tournament_require_open(fixture.tournament)
     result = advancement.result_of(fixture)
@@ -370,6 +378,9 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
             if fixture.stage == Fixture.Stage.SOLO and advancement.result_of(fixture) is None:
                 Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
         advancement.rederive(entry.tournament, user=user)
+        audit_record(action=AuditRecord.Action.ENTRY_WITHDRAWN, tournament=entry.tournament, team=entry.team,
+                     user=user, new={"team": entry.team.code, "walkovers": walkovers, "voided": voided,
+                                     "reason": (reason or "")[:200]})
     tournament_changed(entry.tournament)
     tournament_finish_if_complete(tournament=entry.tournament)
     return {"walkovers": walkovers, "voided": voided}

@@ -19,10 +19,11 @@ from django.utils import timezone
 from league import draws, queue
 from league.errors import Conflict, DomainError, Unavailable, error_text
 from league.formats import FORMATS, format_of
-from league.models import Entry, Fixture, FixtureJob, Tournament
+from league.models import Entry, Fixture, FixtureJob, Team, Tournament
 from league.services.fixtures import bracket_fixtures_create, fixtures_generate_round_robin, pools_fill
 from league.services.schedule import schedule_settings_save
-from league.services.tournaments import tournament_create, tournament_require_open
+from league.services.teams import teams_from_rows
+from league.services.tournaments import tournament_create, tournament_require_open, tournament_update
 
 
 def tournament_create_from_preset(preset: str, /, **kwargs: Any) -> Tournament:
@@ -48,6 +49,52 @@ def tournament_create_blank(*, format: str = Tournament.Format.LEAGUE, **fields:
     if fmt is None:
         raise DomainError({"format": [f"Unknown format {format!r}; choose one of: {', '.join(sorted(FORMATS))}."]})
     return tournament_create(format=format, **{**fmt.schedule_defaults, **fields})
+
+
+@transaction.atomic
+def tournament_start(*, format: str, name: str, user: Any, slug: str | None = None, teams: Sequence[Team] = (),
+                     team_rows: Sequence[Mapping[str, Any]] = (), nations: bool = False,
+                     ruleset: str | None = None, **options: Any) -> Tournament:
+    """Create a tournament from the "new tournament" page: a format, and the teams chosen with it.
+
+    The teams, entered in this order (their seeds): the 20 RWC 2023 nations (``nations``, by ranking),
+    ``teams`` (the organiser's own, chosen from a list), then ``team_rows`` (a pasted list or a CSV:
+    ``teams_from_rows``, which makes the new ones the organiser's). With teams, the format's preset sets the
+    whole tournament up (pools, fixtures, bracket); a format that brings its own teams (RWC 2023) always
+    does. With none, the tournament is a draft that keeps the format's options for later, and the organiser
+    adds the teams on its Teams page. ``ruleset`` None or "": the format's default. ``options``: the preset's
+    (``points_system``, ``points_rules``, ``visibility``, ``double``, ``pools``, ``rounds``, ``attempts``...).
+    All or nothing, in one transaction.
+    """
+    fmt = FORMATS.get(format)
+    if fmt is None:
+        raise DomainError({"format": [f"Unknown format {format!r}; choose one of: {', '.join(sorted(FORMATS))}."]})
+    ruleset = ruleset or fmt.default_ruleset()
+    chosen: list[Team] = []
+    if not fmt.fixed_teams:
+        if nations:
+            chosen += list(Team.objects.filter(is_nation=True).order_by("world_ranking", "code"))
+        chosen += list(teams)
+        chosen += teams_from_rows(rows=team_rows, owner=user)
+    if chosen or fmt.fixed_teams:
+        return fmt.preset(name=name, slug=slug, teams=chosen, user=user, ruleset=ruleset, **options)
+    fields = {key: options[key] for key in ("points_system", "points_rules", "visibility", "time_zone")
+              if options.get(key) is not None}
+    return tournament_create_blank(name=name, slug=slug, format=format, ruleset=ruleset, user=user,
+                                   double_round_robin=bool(options.get("double")), status=Tournament.Status.DRAFT,
+                                   format_options=fmt.options(options), **fields)
+
+
+@transaction.atomic
+def tournament_settings_change(*, tournament: Tournament, user: Any = None, **fields: Any) -> Tournament:
+    """Change a tournament's settings (``services.tournament_update``), after its format has checked any new
+    format options (a Swiss tournament's rounds against its teams and the rounds already paired)."""
+    if "format_options" in fields:
+        options = fields["format_options"]
+        if not isinstance(options, dict):
+            raise DomainError({"format_options": ["Format options must be a JSON object."]})
+        format_of(tournament).check_options(tournament, options)
+    return tournament_update(tournament=tournament, user=user, **fields)
 
 
 @transaction.atomic

@@ -133,3 +133,9 @@ def local_time(moment, tournament=None, fmt: str = "H:i"):
         return ""
     local = timezone.localtime(moment, tournament_zone(tournament))
     return format_html('<time datetime="{}">{}</time>', local.isoformat(), dateformat.format(local, fmt))
+
+
+@register.filter
+def explained_rows(rows):
+    """The rows of a table whose place a tie-breaker decided (each has ``notes``), for the note under it."""
+    return [row for row in rows if row.get("notes")]

@@ -88,11 +88,12 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.wait_for_url("**/new/")
 
     page.get_by_label("Name", exact=True).fill("Winelands festival")
-    page.get_by_label("Web address (slug)").fill("winelands")
     page.get_by_label("Format").select_option("pools_knockout")
+    page.get_by_text("More options").click()
+    page.get_by_label("Web address (slug)").fill("winelands")
     page.get_by_label("Time zone").select_option("Africa/Johannesburg")
     page.get_by_role("button", name="Create the tournament").click()
-    page.wait_for_url("**/t/winelands/manage/")
+    page.wait_for_url("**/t/winelands/manage/teams/")  # no team yet: a draft, on its Teams page
 
     page.goto(f"{base}/t/winelands/manage/teams/")
     page.get_by_label("Teams, one per line").fill("\n".join(SCHOOLS))

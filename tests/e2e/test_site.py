@@ -1,7 +1,8 @@
 """The site in a real browser (Playwright + Debian's Chromium).
 
-An organiser runs a Rugby World Cup 2023 tournament through the pages only:
-signs up, creates it, adds the 20 nations, draws the pools, generates the
+An organiser runs a World Cup of the 20 nations through the pages only:
+signs up, creates it ("pools then knockout", no teams yet: a draft that leads
+to its Teams page), adds the 20 nations, draws the pools, generates the
 fixtures, enters the pool results (CSV import plus one by hand; simulation
 comes with the Celery issue), enters a quarter-final by hand and publishes.
 A visitor on a 360 x 740 phone then sees the right tables and bracket.
@@ -85,17 +86,17 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url("**/new/")
 
-    # Create step by step: Rugby World Cup 2023 format, World Rugby points.
+    # Create: pools then knockout, World Rugby points, no teams yet (a draft, then its Teams page).
     page.get_by_label("Name", exact=True).fill("School World Cup")
-    page.get_by_label("Web address (slug)").fill("school-wc")
-    page.get_by_label("Format").select_option("rwc2023")
+    page.get_by_label("Format").select_option("pools_knockout")
     page.get_by_label("Points system").select_option("world_rugby")
+    page.get_by_text("More options").click()
+    page.get_by_label("Web address (slug)").fill("school-wc")
     shot(page, "01-new-tournament")
     page.get_by_role("button", name="Create the tournament").click()
-    page.wait_for_url("**/t/school-wc/manage/")
+    page.wait_for_url("**/t/school-wc/manage/teams/")
 
     # The 20 nations in one click.
-    page.get_by_role("link", name="Teams", exact=True).first.click()
     page.get_by_role("button", name="Add the 20 nations").click()
     page.get_by_text("20 nations added").wait_for()
     shot(page, "02-teams")
@@ -131,17 +132,18 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     # One pool result by hand, with a validation error first (3 points cannot hold 2 tries).
     first = pool_fixtures[0]
     page.goto(f"{base}/t/school-wc/manage/results/{first.pk}/")
-    page.get_by_label("Home score").fill("3")
-    page.get_by_label("Away score").fill("0")
-    page.get_by_label("Home tries").fill("2")
+    home, away = first.home.team.name, first.away.team.name
+    page.get_by_label(f"{home}: points").fill("3")
+    page.get_by_label(f"{away}: points").fill("0")
+    page.get_by_label(f"{home}: tries").fill("2")
     page.get_by_role("button", name="Save the result").click()
     page.get_by_role("alert").first.wait_for()
     shot(page, "04-result-error")
     hs, as_, ht, at = pool_score(first.home, first.away)
-    page.get_by_label("Home score").fill(str(hs))
-    page.get_by_label("Away score").fill(str(as_))
-    page.get_by_label("Home tries").fill(str(ht))
-    page.get_by_label("Away tries").fill(str(at))
+    page.get_by_label(f"{home}: points").fill(str(hs))
+    page.get_by_label(f"{away}: points").fill(str(as_))
+    page.get_by_label(f"{home}: tries").fill(str(ht))
+    page.get_by_label(f"{away}: tries").fill(str(at))
     page.get_by_role("button", name="Save the result").click()
     page.get_by_text("Result saved").wait_for()
 
@@ -162,10 +164,10 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     qf1 = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="QF1")
     assert qf1.home_id and qf1.away_id
     page.get_by_role("link", name=f"Enter {qf1.home.team.code} v {qf1.away.team.code}").click()
-    page.get_by_label("Home score").fill("20")
-    page.get_by_label("Away score").fill("23")
-    page.get_by_label("Home tries").fill("2")
-    page.get_by_label("Away tries").fill("2")
+    page.get_by_label(f"{qf1.home.team.name}: points").fill("20")
+    page.get_by_label(f"{qf1.away.team.name}: points").fill("23")
+    page.get_by_label(f"{qf1.home.team.name}: tries").fill("2")
+    page.get_by_label(f"{qf1.away.team.name}: tries").fill("2")
     shot(page, "05-quarter-final")
     page.get_by_role("button", name="Save the result").click()
     page.get_by_text("Result saved").wait_for()
@@ -229,7 +231,7 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
     for f in tournament.fixtures.filter(stage="pool").select_related("home__team", "away__team"):
         hs, as_, ht, at = pool_score(f.home, f.away)
         services.result_record(fixture=f, home_score=hs, away_score=as_, home_tries=ht, away_tries=at, user=user)
-    qf = Fixture.objects.get(tournament=tournament, code="QF1")
+    qf = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="QF1")
 
     axe = Axe()
     context = browser.new_context(viewport=PHONE)
@@ -258,13 +260,15 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
     page.wait_for_url(f"{base}/")
     for path in ["/new/", "/t/rwc/manage/", "/t/rwc/manage/teams/", "/t/rwc/manage/draw/",
                  "/t/rwc/manage/fixtures/", "/t/rwc/manage/players/", "/t/rwc/manage/results/",
-                 f"/t/rwc/manage/results/{qf.pk}/"]:
+                 f"/t/rwc/manage/results/{qf.pk}/", f"/t/rwc/manage/results/{first.pk}/delete/",
+                 "/t/rwc/manage/settings/", "/t/rwc/manage/organisers/", "/t/rwc/manage/history/",
+                 "/t/rwc/manage/delete/", "/t/rwc/manage/fixtures/delete/", "/teams/"]:
         check(path)
     # A form with errors must stay accessible too.
     page.goto(f"{base}/t/rwc/manage/results/{qf.pk}/")
-    page.get_by_label("Home score").fill("3")
-    page.get_by_label("Away score").fill("0")
-    page.get_by_label("Home tries").fill("2")
+    page.get_by_label(f"{qf.home.team.name}: points").fill("3")
+    page.get_by_label(f"{qf.away.team.name}: points").fill("0")
+    page.get_by_label(f"{qf.home.team.name}: tries").fill("2")
     page.get_by_role("button", name="Save the result").click()
     violations = axe.run(page).response["violations"]
     bad = [(v["id"], v["impact"]) for v in violations if v["impact"] in ("serious", "critical")]
@@ -304,8 +308,9 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
 
     page.goto(f"{base}/new/")
     page.get_by_label("Name", exact=True).fill("Card World Cup")
+    page.get_by_label("Format").select_option("rwc2023")
+    page.get_by_text("More options").click()
     page.get_by_label("Web address (slug)").fill("card-wc")
-    page.get_by_label("Preset").select_option("rwc2023")
     page.get_by_label("Rule set").select_option("rugby-league-cards")
     page.get_by_role("button", name="Create the tournament").click()
     page.wait_for_url("**/t/card-wc/manage/")
@@ -324,10 +329,10 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
     assert qf1.home_id and qf1.away_id
     page.goto(f"{base}/t/card-wc/manage/results/{qf1.pk}/")
     # Card-game rugby league: try 4, conversion 2, penalty 2, drop goal 1.
-    page.get_by_label("Home score").fill("12")
-    page.get_by_label("Away score").fill("14")
-    page.get_by_label("Home tries").fill("2")
-    page.get_by_label("Away tries").fill("2")
+    page.get_by_label(f"{qf1.home.team.name}: points").fill("12")
+    page.get_by_label(f"{qf1.away.team.name}: points").fill("14")
+    page.get_by_label(f"{qf1.home.team.name}: tries").fill("2")
+    page.get_by_label(f"{qf1.away.team.name}: tries").fill("2")
     page.get_by_role("button", name="Save the result").click()
     page.get_by_text("Result saved").wait_for()
     context.close()

@@ -9,8 +9,8 @@ from league.models import Team, Tournament
 
 
 def make_team(code: str, name: str | None = None, user=None) -> Team:
-    """An organiser's own team (not a nation)."""
-    return Team.objects.create(code=code, name=name or f"Team {code}", created_by=user)
+    """An organiser's own team (not a nation): ``user``'s (the site's when None)."""
+    return Team.objects.create(code=code, name=name or f"Team {code}", created_by=user, owner=user)
 
 
 def make_tournament(slug: str, *, user=None, teams=("FRA", "NZL", "ITA", "URU"), pools: int = 1,

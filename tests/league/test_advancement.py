@@ -375,12 +375,14 @@ def test_swiss_round_one_pairs_by_seed_and_winners_meet(db):
     t = preset_run("swiss", name="Club", slug="club", rounds=2,
                            teams=["FRA", "NZL", "IRE", "RSA", "ENG", "ARG"])
     first = Fixture.objects.filter(tournament=t, round_number=1).select_related("home__team", "away__team")
-    assert sorted(codes(f) for f in first) == [("ENG", "ARG"), ("FRA", "NZL"), ("IRE", "RSA")]
+    # Issue 14.8: the top half against the bottom half by seed (1 v 4, 2 v 5, 3 v 6), home games shared.
+    assert sorted(codes(f) for f in first) == [("ENG", "NZL"), ("FRA", "RSA"), ("IRE", "ARG")]
     for fixture in first:
         win(fixture)  # FRA, IRE, ENG win
     second = {frozenset(codes(f)) for f in Fixture.objects.filter(tournament=t, round_number=2)
               .select_related("home__team", "away__team")}
-    assert frozenset(("FRA", "IRE")) in second  # the two best winners meet
+    winners = {"FRA", "IRE", "ENG"}
+    assert sum(1 for pair in second if pair <= winners) == 1  # two of the three winners meet, one floats down
 
 
 def test_swiss_correction_repairs_the_unplayed_next_round(db):
@@ -435,7 +437,7 @@ def test_format_options_from_the_command_line(db):
                  stdout=StringIO())
     t = Tournament.objects.get(slug="fest")
     assert t.pools.count() == 3 and t.draw_seed == 11
-    assert t.format_options == {"qualifiers": 2, "third_place": False}
+    assert t.format_options == {"pools": 3, "qualifiers": 2, "third_place": False}
     knockouts = Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT)
     assert knockouts.count() == 5  # 6 qualifiers: 2 quarter-finals (2 byes), 2 semi-finals, final
     from django.core.management.base import CommandError

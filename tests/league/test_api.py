@@ -10,6 +10,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from league import services
 from league.models import Entry, Fixture, Result, ResultChange, Team, Tournament
 from tests.league.api_factories import make_team, make_tournament
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 DENIED_ANONYMOUS = {401, 403}
 STANDINGS_KEYS = ["position", "team", "played", "won", "drawn", "lost", "points_for", "points_against",
-                  "tries_for", "tries_against", "bonus_points", "points"]
+                  "tries_for", "tries_against", "bonus_points", "points", "tie_breaks", "explanation"]
 
 
 @pytest.fixture
@@ -96,11 +97,11 @@ def test_team_create_invalid_is_400_with_the_field(stranger, payload, field):
     assert field in response.json()
 
 
-def test_only_its_creator_changes_a_team(stranger, organiser, superuser):
+def test_only_its_owner_changes_a_team(stranger, organiser, superuser):
     team = make_team("GCB", user=stranger)
+    # Another organiser's team is not one of theirs: not found (their own "GCB" would be).
     response = client_for(organiser).patch("/api/teams/GCB/", {"name": "Hijacked"}, format="json")
-    assert response.status_code == 403
-    assert "created this team" in response.json()["detail"]
+    assert response.status_code == 404
     assert client_for(stranger).patch("/api/teams/GCB/", {"name": "Grey"}, format="json").status_code == 200
     team.refresh_from_db()
     assert team.name == "Grey"
@@ -140,8 +141,9 @@ def test_tournament_create_makes_the_caller_an_organiser(anon, stranger):
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["organisers"] == ["stranger"] and body["can_edit"] is True
-    # The points preset filled the numbers: rugby league is 2/1/0 with no bonus.
-    assert (body["win_points"], body["draw_points"], body["try_bonus_threshold"]) == (2, 1, None)
+    # The points preset filled the rules: rugby league is 2/1/0 with no bonus, two points for a bye.
+    rules = body["points_rules"]
+    assert (rules["win"], rules["draw"], rules["try_bonus_threshold"], rules["bye"]) == (2, 1, None, 2)
     assert Tournament.objects.get(slug="craven-week").organisers.filter(pk=stranger.pk).exists()
 
 
@@ -223,7 +225,9 @@ def test_only_organisers_update_a_tournament(world, anon, stranger, organiser, s
 
 
 @pytest.mark.parametrize("payload, field", [
-    ({"win_points": 99999999}, "win_points"),
+    ({"points_rules": {"win": 99999999}}, "points_rules"),
+    ({"points_rules": {"tie_breakers": ["coin_toss"]}}, "points_rules"),
+    ({"points_system": "rugby_union_1890"}, "points_system"),
     ({"walkover_score": -1}, "walkover_score"),
     ({"ruleset_options": "fast"}, "ruleset_options"),
     ({"format_options": [1, 2]}, "format_options"),
@@ -293,14 +297,20 @@ def test_entry_update_and_delete(world, stranger, organiser):
     entry = Entry.objects.get(tournament=world["public"], team__code="FRA")
     assert client_for(stranger).patch(f"/api/entries/{entry.pk}/", {"player_name": "X"}, format="json") \
         .status_code == 403
-    response = client_for(organiser).patch(f"/api/entries/{entry.pk}/", {"player_name": "Thandi", "pool": "B"},
-                                           format="json")
+    response = client_for(organiser).patch(f"/api/entries/{entry.pk}/", {"player_name": "Thandi"}, format="json")
     assert response.status_code == 200, response.json()
     entry.refresh_from_db()
-    assert entry.player_name == "Thandi" and entry.pool.name == "B"
-    # FRA has fixtures: removing it would break them, so it is refused with a message (not a 500).
+    assert entry.player_name == "Thandi"
+    # The fixtures follow the pools: moving FRA now is refused with a message (not a 500), and nothing changes.
+    response = client_for(organiser).patch(f"/api/entries/{entry.pk}/", {"pool": "B"}, format="json")
+    assert response.status_code == 409 and "delete the fixtures" in str(response.json())
+    entry.refresh_from_db()
+    assert entry.pool.name == "A" and not entry.tournament.pools.filter(name="B").exists()
+    # Once FRA has a result it can only be withdrawn.
+    fixture = Fixture.objects.filter(tournament=world["public"], home=entry).first()
+    services.result_record(fixture=fixture, home_score=10, away_score=5, home_tries=2, away_tries=1)
     response = client_for(organiser).delete(f"/api/entries/{entry.pk}/")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "withdraw" in str(response.json())
     new = client_for(organiser).post("/api/entries/", {"tournament": "pub", "team": "ENG"}, format="json").json()
     assert client_for(organiser).delete(f"/api/entries/{new['id']}/").status_code == 204

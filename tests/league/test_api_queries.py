@@ -26,6 +26,7 @@ def _build(organiser, slug: str, teams, pools: int, results: int, visibility=Tou
 def _small(organiser):
     """One public tournament: 4 teams, 1 pool, 2 results, one own team."""
     make_team("SMA", user=organiser)
+    make_team("SSA")  # a team of the site: anyone lists it
     return _build(organiser, "t-small", RWC2023_CODES[:4], 1, 2)
 
 
@@ -33,6 +34,7 @@ def _large(organiser):
     """Much more of everything: a 16-team, 2-pool tournament with 16 results, and two more tournaments."""
     for code in ("LGA", "LGB", "LGC"):
         make_team(code, user=organiser)
+        make_team(f"S{code}")
     _build(organiser, "extra-0", RWC2023_CODES[10:16], 2, 4)
     _build(organiser, "extra-1", RWC2023_CODES[4:10], 1, 4, visibility=Tournament.Visibility.UNLISTED)
     return _build(organiser, "t-large", RWC2023_CODES[:16], 2, 16)

@@ -103,18 +103,19 @@ def test_standings_json_shape(tmp_path):
     data = json.loads(run("standings", "rwc", "--format", "json"))
     assert [pool["pool"] for pool in data] == ["A", "B", "C", "D"]
     assert all(list(pool) == ["pool", "rows"] for pool in data)
-    assert all(list(row) == ROW_KEYS for pool in data for row in pool["rows"])
+    assert all(list(row) == [*ROW_KEYS, "tie_breaks", "explanation"] for pool in data for row in pool["rows"])
     top = data[0]["rows"][0]
     winner = fixture.home.team.code
     assert top == {"position": 1, "team": winner, "played": 1, "won": 1, "drawn": 0, "lost": 0, "points_for": 27,
-                   "points_against": 13, "tries_for": 2, "tries_against": 1, "bonus_points": 0, "points": 4}
+                   "points_against": 13, "tries_for": 2, "tries_against": 1, "bonus_points": 0, "points": 4,
+                   "tie_breaks": [], "explanation": ""}
 
 
 def test_standings_csv_and_table(tmp_path):
     t, fixture, path = _rwc_with_csv(tmp_path)
     run("import_results", "rwc", str(path))
     rows = list(csv.DictReader(io.StringIO(run("standings", "rwc", "--format", "csv"))))
-    assert len(rows) == 20 and list(rows[0]) == ["pool", *ROW_KEYS]
+    assert len(rows) == 20 and list(rows[0]) == ["pool", *ROW_KEYS, "explanation"]
     assert rows[0]["pool"] == "A" and rows[0]["points"] == "4"
     table = run("standings", "rwc")
     assert "Pool A" in table and "Pts" in table and "+14" in table

@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from league.models import Fixture, ScheduleChange
+from league.forms import TournamentSettingsForm
+from league.models import AuditRecord, Fixture, ScheduleChange
 from league.services import tournament_create_from_preset as preset_run
+from league.services import tournament_save
 from tests.league.test_web_bad_input import database_digest
 
 pytestmark = pytest.mark.django_db
@@ -208,3 +210,34 @@ def test_api_preset_with_a_bad_plan_is_a_400(api):
                                                   "teams": ["FRA", "NZL", "IRE", "RSA"], "preset_options": options},
                             format="json")
         assert response.status_code == 400, (options, response.status_code)
+
+
+def test_schedule_changes_are_in_the_one_history_and_a_zone_change_is_recorded_once(org_client, fest, organiser):
+    # Issue 14.8: the organiser reads one trail; the settings page's zone change keeps local times and is
+    # recorded once (in the schedule's trail), not again as a settings change.
+    b = first_pool(fest)[1]
+    org_client.post(reverse("league:manage_schedule_fixture", args=["fest", b.pk]),
+                    {"action": "move", "move-day": DAY.isoformat(), "move-time": "09:00", "move-venue": "Pitch 3",
+                     "move-reason": "pitch 2 flooded"})
+    data = {k: v for k, v in TournamentSettingsForm.initial_for(fest).items() if v is not None}
+    data.update(time_zone="Pacific/Auckland", name="Festival day")
+    response = org_client.post(reverse("league:manage_settings", args=["fest"]), data)
+    assert response.status_code == 302, response.content.decode()
+    b.refresh_from_db()
+    assert b.kickoff.astimezone(ZoneInfo("Pacific/Auckland")).strftime("%H:%M") == "09:00"
+    assert ScheduleChange.objects.filter(tournament=fest, action="zone").count() == 1
+    settings_rows = AuditRecord.objects.filter(tournament=fest, action=AuditRecord.Action.SETTINGS_CHANGED)
+    assert [(row.old, row.new) for row in settings_rows] == [({"name": "Festival"}, {"name": "Festival day"})]
+    html = org_client.get(reverse("league:manage_history", args=["fest"])).content.decode()
+    assert "Schedule: Moved" in html and "pitch 2 flooded" in html
+    assert html.count("Schedule: Time zone changed") == 1 and "Pacific/Auckland" in html
+    assert "Settings changed" in html and "Festival day" in html
+
+
+def test_a_zone_changed_in_the_admin_keeps_local_times_too(fest, organiser):
+    fixture = first_pool(fest)[0]
+    fest.time_zone = "Europe/Paris"
+    tournament_save(tournament=fest, user=organiser)
+    fixture.refresh_from_db()
+    assert fixture.kickoff.astimezone(ZoneInfo("Europe/Paris")).strftime("%H:%M") == "09:00"
+    assert ScheduleChange.objects.filter(tournament=fest, action="zone").count() == 1

@@ -62,7 +62,8 @@ def test_standings_ignore_knockout_results(rwc):
     data = selectors.tournament_standings_data(rwc)
     assert [d["pool"] for d in data] == ["A", "B", "C", "D"]
     assert all(list(row) == ["position", "team", "played", "won", "drawn", "lost", "points_for",
-                             "points_against", "tries_for", "tries_against", "bonus_points", "points"]
+                             "points_against", "tries_for", "tries_against", "bonus_points", "points",
+                             "tie_breaks", "explanation"]
                for d in data for row in d["rows"])
 
 

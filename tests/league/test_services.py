@@ -11,6 +11,7 @@ from league import selectors, services
 from league.formats.rwc2023 import RWC2023_VENUES
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.services import tournament_create_from_preset as preset_run
+from league.standings import POINTS_PRESETS
 from tests.league.core_helpers import fixture_between, make_four_team_league, make_rwc
 
 pytestmark = pytest.mark.django_db
@@ -28,23 +29,26 @@ def rwc(db):
 # --- tournaments -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("system", "numbers"), [
-    ("world_rugby", (4, 2, 0, 4, 7)),
-    ("rugby_league", (2, 1, 0, None, None)),
-    ("football", (3, 1, 0, None, None)),
-])
-def test_tournament_create_points_presets(system, numbers, organiser):
+@pytest.mark.parametrize("system", sorted(POINTS_PRESETS))
+def test_tournament_create_points_presets(system, organiser):
     t = services.tournament_create(name="Cup", slug=f"cup-{system.replace('_', '-')}", points_system=system,
                                    user=organiser)
-    assert (t.win_points, t.draw_points, t.loss_points, t.try_bonus_threshold, t.losing_bonus_margin) == numbers
+    assert t.points_rules == POINTS_PRESETS[system].as_dict() and t.points == POINTS_PRESETS[system]
     assert list(t.organisers.all()) == [organiser]
     assert t.status == Tournament.Status.DRAFT
 
 
-def test_tournament_create_explicit_numbers_override_the_preset():
-    t = services.tournament_create(name="Cup", slug="cup", points_system="custom", win_points=5,
-                                   try_bonus_threshold=None, walkover_score=20)
-    assert (t.win_points, t.draw_points, t.try_bonus_threshold, t.walkover_score) == (5, 2, None, 20)
+def test_tournament_create_custom_rules_start_from_world_rugby():
+    t = services.tournament_create(name="Cup", slug="cup", points_system="custom",
+                                   points_rules={"win": 5, "try_bonus_threshold": None}, walkover_score=20)
+    assert (t.points.win, t.points.draw, t.points.try_bonus_threshold, t.walkover_score) == (5, 2, None, 20)
+    assert t.points_system == "custom"
+
+
+def test_a_preset_never_silently_replaces_the_rules_sent_with_it():
+    with pytest.raises(ValidationError, match="choose “custom”"):
+        services.tournament_create(name="Cup", points_system="sevens", points_rules={"win": 5})
+    assert not Tournament.objects.exists()
 
 
 def test_tournament_create_refuses_bad_input():
@@ -132,7 +136,7 @@ def test_league_preset_double_round_robin():
     assert fixtures.count() == 6
     assert len({(f.home_id, f.away_id) for f in fixtures}) == 6
     assert t.pools.get().name == "League"
-    with pytest.raises(ValidationError, match="at least two teams"):
+    with pytest.raises(ValidationError, match="at least 2 teams"):
         preset_run("league", name="Solo", slug="solo", teams=["FRA"])
     assert not Tournament.objects.filter(slug="solo").exists()
 

@@ -261,3 +261,43 @@ def test_rounds_come_cheapest_first_and_all_of_them(m, seed):
 
 def test_the_round_dataclass_is_unchanged():
     assert SwissRound(pairs=(("A", "B"),)).bye is None
+
+
+# --- Round one by seed (issue 14.8): the top half against the bottom half ---------------------------------
+
+
+def test_round_one_pairs_the_top_half_against_the_bottom_half():
+    rnd = swiss.swiss_first_round(list("ABCDEFGH"))
+    assert rnd.bye is None
+    assert rnd.pairs == (("A", "E"), ("F", "B"), ("C", "G"), ("H", "D"))  # home shared: board 2 and 4 swapped
+    odd = swiss.swiss_first_round(list("ABCDEFG"))
+    assert odd.bye == "G" and as_sets(odd) == {frozenset("AD"), frozenset("BE"), frozenset("CF")}
+    with pytest.raises(SwissError):
+        swiss.swiss_first_round(["A"])
+    with pytest.raises(ValueError):
+        swiss.swiss_first_round(list("AAB"))
+
+
+@pytest.mark.parametrize("n", range(2, 17))
+def test_after_round_one_by_seed_every_promised_round_still_pairs(n):
+    """Every number of rounds up to swiss_rounds_possible stays reachable after the seeded round one, whatever
+    the results: random results, 20 tournaments per size, never a rematch nor a dead end."""
+    rng = random.Random(n)
+    teams = [f"T{i:02d}" for i in range(n)]
+    total = swiss_rounds_possible(n)
+    for _ in range(20):
+        first = swiss.swiss_first_round(teams)
+        played = list(first.pairs)
+        byes = {first.bye: 1} if first.bye else {}
+        points = dict.fromkeys(teams, 0)
+        for home, away in first.pairs:
+            points[rng.choice((home, away))] += 2
+        for number in range(2, total + 1):
+            ranked = sorted(teams, key=lambda t: (-points[t], t))
+            rnd = swiss_pairings(ranked, played=played, byes=byes, points=points, rounds_left=total - number)
+            assert not {frozenset(p) for p in rnd.pairs} & {frozenset(p) for p in played}
+            played += rnd.pairs
+            if rnd.bye:
+                byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
+            for home, away in rnd.pairs:
+                points[rng.choice((home, away))] += 2

@@ -276,7 +276,7 @@ def test_create_step_by_step(org_client, organiser):
 
 def test_create_from_preset(org_client):
     response = org_client.post(reverse("league:tournament_new"), {
-        "name": "World Cup", "slug": "wc", "preset": "rwc2023", "ruleset": "manual", "format": "league",
+        "name": "World Cup", "slug": "wc", "ruleset": "manual", "format": "rwc2023",
         "points_system": "world_rugby", "visibility": "public"})
     assert response.status_code == 302
     tournament = Tournament.objects.get(slug="wc")
@@ -414,9 +414,8 @@ def test_assign_players(org_client, rwc, other):
 def test_settings_change_invalidates_cache(org_client, client, rwc):
     public = reverse("league:tournament", args=["rwc"])
     assert "RWC 2023" in page(client, public)
-    data = {"name": "World Cup 2023", "visibility": "public", "status": "in_progress", "win_points": 4,
-            "draw_points": 2, "loss_points": 0, "try_bonus_threshold": 4, "losing_bonus_margin": 7,
-            "walkover_score": 28, "walkover_tries": 4}
+    data = {"name": "World Cup 2023", "visibility": "public", "status": "in_progress",
+            "points_system": "world_rugby", "walkover_score": 28, "walkover_tries": 4}
     assert org_client.post(reverse("league:manage_settings", args=["rwc"]), data).status_code == 302
     assert "World Cup 2023" in page(client, public)
 

@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from league import services
 from league.formats import FORMATS
-from league.models import Fixture, Result, Tournament
+from league.models import Fixture, Result, Team, Tournament
 from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches.models import EntryPass
-from tests.league.api_factories import make_tournament
+from tests.league.api_factories import make_team, make_tournament
 from tests.league.bad_input_helpers import database_digest
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +68,9 @@ def world(organiser, stranger):
         "entry": cup.entries.order_by("seed").first(),
         "others_entry": others.entries.order_by("seed").first(),
         "others_fixture": Fixture.objects.filter(tournament=others).first(),
+        "own_team": make_team("ZZT", "Zebras", user=organiser),
+        "others_team": make_team("PBH", "Paul Roos", user=stranger),
+        "nation": Team.objects.get(code="FRA", is_nation=True),
     }
 
 
@@ -115,8 +118,6 @@ RESULT_GARBAGE = [
     {"home_score": "3", "away_score": "0", "home_tries": "2", "away_tries": "0", "kind": "played"},  # 3 with 2 tries
     {"home_score": "10", "away_score": "5", "home_tries": "2", "away_tries": "1", "kind": "nonsense"},
     {"home_score": "10", "away_score": "5", "home_tries": "-1", "away_tries": "1", "kind": "played"},
-    {"home_score": "10", "away_score": "5", "home_tries": "2", "away_tries": "1", "kind": "played",
-     "reason": "x" * 500},
     {"home_score": "\x00", "away_score": "5", "home_tries": "2", "away_tries": "1"},
 ]
 
@@ -126,6 +127,13 @@ def test_result_form_refuses_garbage(world, organiser, data):
     for fixture in (world["played"], world["unplayed"]):
         url = reverse("league:manage_result", args=["cup", fixture.pk])
         refused(client_for(organiser), url, data)
+
+
+def test_a_correction_with_too_long_a_reason_is_refused(world, organiser):
+    # Only a correction has a reason (a first result corrects nothing: the form has no such field).
+    refused(client_for(organiser), reverse("league:manage_result", args=["cup", world["played"].pk]), {
+        "home_score": "10", "away_score": "5", "home_tries": "2", "away_tries": "1", "kind": "played",
+        "reason": "x" * 500})
 
 
 @pytest.mark.parametrize("data", [
@@ -170,9 +178,27 @@ def test_settings_form_refuses_garbage(world, organiser, data):
      "visibility": "public"},
     {"name": "New", "slug": "new", "ruleset": "chess", "format": "league", "points_system": "world_rugby",
      "visibility": "public"},
-    {"name": "New", "slug": "new", "ruleset": "manual", "format": "league", "points_system": "world_rugby",
-     "visibility": "public", "preset": "no-such-preset"},
-    {"name": "!!!", "ruleset": "manual", "format": "league", "points_system": "world_rugby", "visibility": "public"},
+    {"name": "New", "slug": "new", "ruleset": "manual", "format": "no-such-preset", "points_system": "world_rugby",
+     "visibility": "public"},
+    {"name": "   ", "ruleset": "manual", "format": "league", "points_system": "world_rugby", "visibility": "public"},
+    {"name": "New", "format": "league", "points_system": "custom", "visibility": "public"},  # no numbers
+    {"name": "New", "format": "league", "points_system": "custom", "visibility": "public", "win": "4", "draw": "2",
+     "loss": "0", "tie_breaker_1": "placed_equally", "tie_breaker_2": "points_difference"},
+    {"name": "New", "format": "league", "points_system": "custom", "visibility": "public", "win": "4", "draw": "2",
+     "loss": "0", "tie_breaker_1": "wins", "tie_breaker_2": "wins"},
+    {"name": "New", "format": "league", "points_system": "custom", "visibility": "public", "win": "4", "draw": "2",
+     "loss": "0", "try_bonus": "tries"},  # no number of tries
+    {"name": "New", "format": "league", "points_system": "world_rugby", "visibility": "public",
+     "teams_text": "France, FRA\nFrance, FRA"},
+    {"name": "New", "format": "league", "points_system": "world_rugby", "visibility": "public",
+     "teams_text": "Fraserburgh, FRA\nElgin, ELG"},  # a nation's code for another team
+    {"name": "New", "format": "swiss", "points_system": "world_rugby", "visibility": "public",
+     "teams_text": "A\nB\nC\nD", "rounds": "4"},  # four teams play three Swiss rounds at most
+    {"name": "New", "format": "pools_knockout", "points_system": "world_rugby", "visibility": "public",
+     "teams_text": "A\nB\nC\nD", "pools": "3"},
+    {"name": "New", "format": "solo", "ruleset": "bokx", "points_system": "world_rugby", "visibility": "public"},
+    {"name": "New", "format": "league", "ruleset": "rugby-champion-solo", "points_system": "world_rugby",
+     "visibility": "public"},
     {"name": "New", "slug": "n" * 200, "ruleset": "manual", "format": "tiddlywinks",
      "points_system": "world_rugby", "visibility": "public"},
 ])
@@ -181,11 +207,15 @@ def test_new_tournament_form_refuses_garbage(world, organiser, data):
 
 
 def test_new_tournament_from_a_preset_that_cannot_run_is_a_form_error(world, organiser):
-    # A preset that needs teams, started without any: the preset's own error, shown on the form.
-    for preset in sorted(FORMATS):
-        refused(client_for(organiser), reverse("league:tournament_new"), {
-            "name": f"New {preset}", "slug": "cup", "ruleset": "manual", "format": "league",
-            "points_system": "world_rugby", "visibility": "public", "preset": preset})
+    # A preset with too few teams: the preset's own error, shown on the form (and nothing is made).
+    for key, fmt in sorted(FORMATS.items()):
+        if fmt.fixed_teams or fmt.min_teams < 2:
+            continue
+        lines = "\n".join(f"Team {n}" for n in range(fmt.min_teams - 1))
+        response = refused(client_for(organiser), reverse("league:tournament_new"), {
+            "name": f"New {key}", "ruleset": "manual", "format": key, "points_system": "world_rugby",
+            "visibility": "public", "teams_text": lines})
+        assert b"needs at least" in response.content
 
 
 @pytest.mark.parametrize("data", [
@@ -363,11 +393,14 @@ def test_simulate_refuses_garbage_or_starts_nothing_bad(world, organiser, data):
 # ---- other people's tournaments: 403 for a signed-in stranger, sign in for the anonymous, nothing changed --------
 
 ORGANISER_WRITES = [
-    ("league:manage_settings", {"name": "Hijacked", "visibility": "public", "status": "finished", "win_points": "4",
-                                "draw_points": "2", "loss_points": "0", "try_bonus_threshold": "4",
-                                "losing_bonus_margin": "7", "walkover_score": "28", "walkover_tries": "4"}),
+    ("league:manage_settings", {"name": "Hijacked", "visibility": "public", "status": "finished",
+                                "points_system": "sevens", "walkover_score": "28", "walkover_tries": "4"}),
     ("league:manage_publish", {"action": "hide"}),
     ("league:manage_organisers", {"username": "stranger"}),
+    ("league:manage_organisers", {"action": "remove", "user": "1"}),
+    ("league:manage_delete", {"confirm": "on"}),
+    ("league:manage_fixtures_clear", {"confirm": "on"}),
+    ("league:manage_teams", {"action": "arrange"}),
     ("league:manage_teams", {"action": "nations"}),
     ("league:manage_draw", {"method": "seeded", "pool_count": "2"}),
     ("league:manage_fixtures", FIXTURES_OK),
@@ -524,6 +557,12 @@ def _bad_gets(world) -> list[str]:
         f"/t/cup/manage/schedule/{world['others_fixture'].pk}/", f"/t/others/manage/schedule/{fixture}/",
         "/t/cup/manage/fixtures/jobs/0/", f"/t/cup/manage/fixtures/jobs/{HUGE}/", "/t/others/manage/fixtures/jobs/1/",
         "/t/cup/manage/publish/",  # a GET to a POST-only page
+        "/t/others/manage/delete/", "/t/nope/manage/delete/", "/t/others/manage/history/", "/t/nope/manage/history/",
+        "/t/cup/manage/teams/0/remove/", f"/t/cup/manage/teams/{HUGE}/remove/",
+        f"/t/cup/manage/teams/{world['others_entry'].pk}/remove/", "/t/others/manage/fixtures/delete/",
+        f"/t/cup/manage/results/{HUGE}/delete/", f"/t/cup/manage/results/{world['others_fixture'].pk}/delete/",
+        f"/t/cup/manage/results/{world['unplayed'].pk}/delete/", "/teams/", "/teams/0/", f"/teams/{HUGE}/",
+        f"/teams/{world['others_team'].pk}/", f"/teams/{world['nation'].pk}/",
         "/matches/join/nonsense/", "/matches/join/" + "A" * 300 + "/", "/matches/join/%00%00%00%00%00%00%00%00/",
         "/matches/mine/", f"/matches/fixture/{fixture}/start/", f"/matches/attempt/{fixture}/start/",
         f"/matches/attempt/{HUGE}/start/", "/matches/tournament/nope/passes/",
@@ -626,13 +665,23 @@ def _form_targets(world) -> list[tuple[str, list[str]]]:
          ["home_score", "away_score", "home_tries", "away_tries", "kind", "winner", "decided_by",
           "reset_later_rounds"]),
         (reverse("league:manage_settings", args=["cup"]),
-         ["name", "visibility", "status", "win_points", "draw_points", "loss_points", "try_bonus_threshold",
-          "losing_bonus_margin", "walkover_score", "walkover_tries", "move_clock_seconds"]),
+         ["name", "visibility", "status", "points_system", "win", "draw", "loss", "try_bonus", "try_bonus_tries",
+          "losing_bonus_margin", "bye", "all_wins_bonus", "tie_breaker_1", "tie_breaker_2", "walkover_score",
+          "walkover_tries", "move_clock_seconds"]),
         (reverse("league:tournament_new"),
-         ["name", "slug", "preset", "ruleset", "format", "points_system", "double_round_robin", "visibility"]),
-        (reverse("league:manage_organisers", args=["cup"]), ["username"]),
+         ["name", "slug", "ruleset", "format", "points_system", "double_round_robin", "visibility", "pools",
+          "rounds", "attempts", "nations", "teams_text", "win", "tie_breaker_1"]),
+        (reverse("league:manage_organisers", args=["cup"]), ["username", "action", "user"]),
         (reverse("league:manage_teams", args=["cup"]),
-         ["action", "team-name", "team-code", "team-primary_colour", "paste-teams"]),
+         ["action", "team-name", "team-code", "team-primary_colour", "paste-teams", "own-teams",
+          f"arrange-seed_{entry.pk}", f"arrange-pool_{entry.pk}"]),
+        (reverse("league:manage_delete", args=["cup"]), ["confirm"]),
+        (reverse("league:manage_entry_remove", args=["cup", entry.pk]), ["confirm"]),
+        (reverse("league:manage_fixtures_clear", args=["cup"]), ["confirm"]),
+        (reverse("league:manage_result_delete", args=["cup", world["played"].pk]), ["confirm", "reason"]),
+        (reverse("league:my_teams"), ["team-name", "team-code", "team-primary_colour"]),
+        (reverse("league:team_edit", args=[world["own_team"].pk]), ["action", "name", "code", "primary_colour",
+                                                                     "delete-confirm"]),
         (reverse("league:manage_draw", args=["cup"]), ["method", "pool_count", "seed"]),
         (reverse("league:manage_fixtures", args=["cup"]),
          ["start_date", "first_kickoff", "slot_minutes", "days_between_rounds", "venues", "double"]),

@@ -246,7 +246,7 @@ def test_the_tournament_settings_form_sets_the_move_clock(tournament, organiser)
     client = Client()
     client.force_login(organiser)
     data = {"name": tournament.name, "visibility": tournament.visibility, "status": tournament.status,
-            "win_points": 4, "draw_points": 2, "loss_points": 0, "try_bonus_threshold": 4, "losing_bonus_margin": 7,
+            "points_system": tournament.points_system, "time_zone": tournament.time_zone,
             "walkover_score": 28, "walkover_tries": 4, "move_clock_seconds": 5}
     page = client.post(f"/t/{tournament.slug}/manage/settings/", data)
     assert page.status_code == 200 and "greater than or equal to 10" in page.content.decode()

@@ -56,13 +56,14 @@ class Command(LeagueCommand):
                             help="Comma-separated team codes or names (league preset), e.g. FRA,NZL,IRE,RSA.")
         parser.add_argument("--double", action="store_true",
                             help="Double round robin: everyone meets twice, home and away swapped (league preset).")
-        parser.add_argument("--ruleset", default=MANUAL,
-                            help=f"The rule set matches use: {MANUAL!r} (results entered by hand, the default) or "
-                                 "one the engine plays.")
+        parser.add_argument("--ruleset", default=None,
+                            help=f"The rule set matches use: {MANUAL!r} (results entered by hand, the default; a "
+                                 "solo challenge's default is the engine's solo game) or one the engine plays.")
         parser.add_argument("--points-system", default=Tournament.PointsSystem.WORLD_RUGBY,
                             choices=[c for c in Tournament.PointsSystem.values if c != "custom"],
-                            help="world_rugby (4/2/0 + bonus points, the default), rugby_league (2/1/0) or "
-                                 "football (3/1/0). The rwc2023 preset always uses world_rugby.")
+                            help="A points-system preset: " + ", ".join(
+                                c for c in Tournament.PointsSystem.values if c != "custom")
+                            + " (default world_rugby: 4/2/0 + bonus points).")
         parser.add_argument("--start-date", help="Day of round 1, YYYY-MM-DD (default: next Saturday).")
         parser.add_argument("--kickoff", default=None,
                             help="Kick-off of a day's first slot, HH:MM (the format's: 14:00 for a league, 09:00 "
@@ -97,7 +98,7 @@ class Command(LeagueCommand):
         slug = options["slug"] or slugify(options["name"])[:60]
         if not slug:
             raise CommandError("Give a --slug (the name has no letters or digits to make one from).")
-        if options["ruleset"] not in {key for key, _label in ruleset_choices()}:
+        if options["ruleset"] is not None and options["ruleset"] not in {key for key, _label in ruleset_choices()}:
             known = ", ".join(key for key, _label in ruleset_choices())
             raise CommandError(f"Unknown rule set {options['ruleset']!r}; choose one of: {known}.")
         users = []
@@ -107,7 +108,7 @@ class Command(LeagueCommand):
                 raise CommandError(f"No user {username!r} (create it with manage.py createsuperuser or the site).")
             users.append(user)
         kwargs = {
-            "name": options["name"], "slug": slug, "ruleset": options["ruleset"],
+            "name": options["name"], "slug": slug,
             "teams": [t.strip() for t in options["teams"].split(",") if t.strip()],
             "double": options["double"], "points_system": options["points_system"],
             "start_date": _date(options["start_date"]) if options["start_date"] else next_saturday(),
@@ -117,16 +118,20 @@ class Command(LeagueCommand):
             "status": Tournament.Status.DRAFT if options["draft"] else Tournament.Status.IN_PROGRESS,
             "visibility": Tournament.Visibility.UNLISTED if options["unlisted"] else Tournament.Visibility.PUBLIC,
         }
+        if options["ruleset"] is not None:
+            kwargs["ruleset"] = options["ruleset"]
         if options["venues"] is not None:
-            kwargs["venues"] = self._venues(options["venues"], options["ruleset"])
+            kwargs["venues"] = self._venues(options["venues"], options["ruleset"] or MANUAL)
         for option in options["option"]:
             key, sep, value = option.partition("=")
             key = key.strip().replace("-", "_")
             if not sep or not key or key in kwargs:
                 raise CommandError(f"--option must look like pools=4 (and not repeat another flag), not {option!r}.")
             kwargs[key] = value.strip()
-        if options["preset"] == "league" and not kwargs["teams"]:
-            raise CommandError("The league preset needs --teams, e.g. --teams FRA,NZL,IRE,RSA.")
+        fmt = FORMATS[options["preset"]]
+        if not fmt.fixed_teams and len(kwargs["teams"]) < fmt.min_teams:
+            raise CommandError(f"The {options['preset']} preset needs --teams (at least {fmt.min_teams}), e.g. "
+                               "--teams FRA,NZL,IRE,RSA.")
         try:
             tournament = services.tournament_create_from_preset(options["preset"], **kwargs)
         except ValidationError as exc:

@@ -6,7 +6,7 @@ import csv
 import json
 
 from league.management.commands._common import LeagueCommand, tournament_or_error
-from league.selectors import tournament_standings
+from league.selectors import standing_row_data, tournament_standings
 from league.standings import ROW_KEYS
 from league.text import csv_cell
 
@@ -18,7 +18,8 @@ _TABLE_COLUMNS = [("Pos", "position"), ("Team", "team"), ("P", "played"), ("W", 
 class Command(LeagueCommand):
     help = (
         "Print a tournament's standings, always computed from its results. --format json gives a list of "
-        'pools, each {"pool": "A", "rows": [...]} with the row keys ' + ", ".join(ROW_KEYS) + "; "
+        'pools, each {"pool": "A", "rows": [...]} with the row keys ' + ", ".join(ROW_KEYS) + ", tie_breaks and "
+        "explanation (how tie-breakers placed the team); "
         "--format csv gives one line per team with a pool column; --format table (the default) is for reading."
     )
 
@@ -32,15 +33,16 @@ class Command(LeagueCommand):
         tables = tournament_standings(tournament)
         fmt = options["format"]
         if fmt == "json":
-            data = [{"pool": pool.name, "rows": [row.as_dict() for row in rows]} for pool, rows in tables]
+            data = [{"pool": pool.name, "rows": [standing_row_data(row) for row in rows]} for pool, rows in tables]
             self.stdout.write(json.dumps(data, indent=2))
         elif fmt == "csv":
             writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(["pool", *ROW_KEYS])
+            writer.writerow(["pool", *ROW_KEYS, "explanation"])
             for pool, rows in tables:
                 for row in rows:
                     data = row.as_dict()
-                    writer.writerow([csv_cell(value) for value in (pool.name, *(data[key] for key in ROW_KEYS))])
+                    writer.writerow([csv_cell(value) for value in (pool.name, *(data[key] for key in ROW_KEYS),
+                                                                   row.explanation)])
         else:
             self.stdout.write(f"{tournament.name}")
             for pool, rows in tables:
