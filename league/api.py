@@ -410,7 +410,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         """A finished tournament refuses results, corrections, simulations and draws (409) until this reopens it;
         it finishes again with the result that completes it. 409 when it is not finished."""
         tournament = self.get_object()
-        services.tournament_reopen(tournament=tournament)
+        services.tournament_reopen(tournament=tournament, user=request.user)
         return Response(self.get_serializer(tournament).data)
 
     @extend_schema(responses=PoolStandingsSerializer(many=True),

@@ -282,7 +282,7 @@ def test_division_create_takes_the_events_plan_and_organisers(organiser, django_
     event_services.event_organiser_add(event=event, username="friend")
     t = event_services.division_create(event=event, name="Under 9", user=organiser, format="pools_knockout",
                                        points_system="rugby_league")
-    assert t.slug == "made-here-under-9" and t.format == "pools_knockout" and t.win_points == 2
+    assert t.slug == "made-here-under-9" and t.format == "pools_knockout" and t.points_rules["win"] == 2
     assert (t.first_day, t.slot_minutes, t.pitches, t.days_between_rounds) == (DAY, 20, PITCHES, 0)
     assert set(t.organisers.all()) == {organiser, friend}
     assert t.status == event.status

@@ -342,6 +342,9 @@ def test_deleting_a_result_a_later_knockout_match_depends_on(org, organiser):
     final = ko.fixtures.get(code="F")
     services.result_record(fixture=final, home_score=20, away_score=10, home_tries=2, away_tries=1)
     url = reverse("league:manage_result_delete", args=["ko", semis[0].pk])
+    # The final's result finished the tournament: finished is final until an organiser reopens it.
+    assert "is finished" in org.post(url, {"confirm": "on"}).content.decode()
+    services.tournament_reopen(tournament=Tournament.objects.get(slug="ko"), user=organiser)
     response = org.post(url, {"confirm": "on"})
     assert "already been played" in response.content.decode()
     assert Result.objects.filter(fixture=semis[0]).exists()

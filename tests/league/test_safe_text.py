@@ -41,7 +41,7 @@ def _rows(text: str) -> list[list[str]]:
 
 
 def test_every_csv_export_neutralises_formulas(client, organiser):
-    make_team("EVL", '=HYPERLINK("http://evil.example","Tickets")', user=organiser)
+    make_team("EVL", '=HYPERLINK("http://evil.example","Tickets")')  # the site's: entries_add names it
     tournament = make_tournament("formula", user=organiser, fixtures=False, teams=("FRA", "NZL", "EVL"))
     services.fixtures_generate_round_robin(tournament=tournament, start_date=date(2027, 3, 6),
                                            venues=["=cmd|' /C calc'!A0", "+Field"], replace=False)

@@ -58,7 +58,7 @@ def own_teams(n: int) -> list[str]:
 
 def league(organiser, slug: str, teams: int, played_rounds: int = 2) -> Tournament:
     """A one-pool league of ``teams`` clubs with its first rounds played."""
-    tournament = preset_run("league", name=f"League {slug}", slug=slug, teams=own_teams_cached(teams),
+    tournament = preset_run("league", name=f"League {slug}", slug=slug, teams=own_teams_cached(teams, organiser),
                             user=organiser, start_date=dt.date(2026, 9, 5), venues=["North", "South"])
     for i, fixture in enumerate(tournament.fixtures.filter(round_number__lte=played_rounds).order_by("pk")):
         services.result_record(fixture=fixture, user=organiser, **score(i))
@@ -68,10 +68,12 @@ def league(organiser, slug: str, teams: int, played_rounds: int = 2) -> Tourname
 _made: list[str] = []
 
 
-def own_teams_cached(n: int) -> list[str]:
-    existing = list(Team.objects.filter(code__startswith="C").order_by("code").values_list("code", flat=True))
+def own_teams_cached(n: int, owner) -> list[str]:
+    """``n`` clubs of ``owner``'s own (teams belong to their organiser: only the owner names them)."""
+    existing = list(Team.objects.filter(code__startswith="C", owner=owner).order_by("code").values_list(
+        "code", flat=True))
     if len(existing) < n:
-        existing += [services.team_save(team=Team(name=f"Club {i:04d}", code=f"C{i:04d}")).code
+        existing += [services.team_save(team=Team(name=f"Club {i:04d}", code=f"C{i:04d}"), user=owner).code
                      for i in range(len(existing), n)]
     return existing[:n]
 
@@ -123,8 +125,9 @@ def test_fixtures_by_round_by_day_by_pitch_and_for_one_team(client, rwc):
 
 def test_fixtures_by_day_and_pitch_show_the_tournaments_own_time_zone(client, organiser):
     """A festival in Auckland: its days and kick-offs are Auckland's, whatever the site's zone (UTC here)."""
-    tournament = preset_run("league", name="Auckland sevens", slug="akl", teams=own_teams_cached(4), user=organiser,
-                            start_date=dt.date(2026, 9, 5), venues=["Eden"], time_zone="Pacific/Auckland")
+    tournament = preset_run("league", name="Auckland sevens", slug="akl", teams=own_teams_cached(4, organiser),
+                            user=organiser, start_date=dt.date(2026, 9, 5), venues=["Eden"],
+                            time_zone="Pacific/Auckland")
     # 22:30 UTC on the 8th is 10:30 on the 9th in Auckland (NZST, UTC+12).
     fixture = tournament.fixtures.order_by("pk").first()
     services.fixture_move(fixture=fixture, user=organiser, kickoff=dt.datetime(2026, 9, 8, 22, 30, tzinfo=dt.UTC),
@@ -158,7 +161,7 @@ def test_team_page_shows_next_match_first(client, rwc):
 
 
 def test_big_tournament_shows_one_pool_at_a_time_with_chips(client, organiser):
-    tournament = preset_run("pools_knockout", name="Festival", slug="fest", teams=own_teams_cached(72),
+    tournament = preset_run("pools_knockout", name="Festival", slug="fest", teams=own_teams_cached(72, organiser),
                             user=organiser, pools=12)
     html = text(client, reverse("league:tournament", args=["fest"]))
     assert html.count("<caption") == 1 and 'class="chips"' in html
@@ -392,8 +395,8 @@ def test_cup_plate_honours_name_each_bracket_winner(organiser):
     from league.format_selectors import tournament_honours
     from league.formats import format_of
 
-    tournament = preset_run("cup_plate", name="Sevens", slug="sevens", teams=own_teams_cached(8), user=organiser,
-                            pools=2)
+    tournament = preset_run("cup_plate", name="Sevens", slug="sevens", teams=own_teams_cached(8, organiser),
+                            user=organiser, pools=2)
     play_everything(tournament, organiser)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
