@@ -293,7 +293,7 @@ class TournamentSettingsForm(PointsSystemFields):
 
     def clean_half_minutes(self):
         value = self.cleaned_data.get("half_minutes")
-        return self.instance.half_minutes if value is None else value
+        return self.tournament.half_minutes if value is None else value
 
 
 class InviteOrganiserForm(forms.Form):

@@ -241,10 +241,8 @@ def manage_settings(request, slug):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         fields = {name: data[name] for name in ("name", "visibility", "status", "time_zone", "walkover_score",
-                                                "walkover_tries", "move_clock_seconds",
+                                                "walkover_tries", "move_clock_seconds", "half_minutes",
                                                 "live_result_needs_confirmation")}
-        if data.get("half_minutes"):  # left out: kept as it is
-            fields["half_minutes"] = data["half_minutes"]
         fields["points_system"] = data["points_system"]
         if data["points_rules"] is not None:
             fields["points_rules"] = data["points_rules"]
