@@ -663,7 +663,8 @@ class FixtureViewSet(TournamentScopedMixin, mixins.ListModelMixin, mixins.Retrie
                    summary="The match's live score: score, tries, clock and events")
     @extend_schema(methods=["POST"], request=LiveEventsSerializer,
                    responses={200: OpenApiTypes.OBJECT,
-                              400: OpenApiResponse(ErrorSerializer, description="Not a list of events."),
+                              400: OpenApiResponse(description="Not a list of events: the field errors, e.g. "
+                                                       "``{\"events\": [\"This field is required.\"]}``."),
                               401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
                               403: OpenApiResponse(ErrorSerializer, description="Not an organiser of the tournament.")},
                    summary="Send live scoring events (organisers): each applied once by its id")
