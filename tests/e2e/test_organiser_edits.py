@@ -53,6 +53,7 @@ def test_an_organiser_creates_edits_and_deletes_on_a_phone(browser, live_server,
     page.set_default_timeout(15000)
     page.goto(f"{base}/signup/")
     page.get_by_label("Username").fill("coach")
+    page.get_by_label("E-mail address").fill("coach@example.org")
     page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
     page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
     page.get_by_role("button", name="Sign up").click()
