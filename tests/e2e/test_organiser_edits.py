@@ -114,7 +114,13 @@ def test_an_organiser_creates_edits_and_deletes_on_a_phone(browser, live_server,
     assert (team.name, team.primary_colour) == ("Grey High School", "#AA2211")
     for slug in ("club-league", "club-league-2"):
         page.goto(f"{base}/t/{slug}/")
-        assert "Grey High School" in page.locator("main").inner_text()  # what a visitor sees
+        # A phone's standings show the code and crest (the name is hidden to fit 390 px): the new colour is
+        # visible, the new name is in the row; the team's own page shows it in its heading.
+        row = page.locator("main th.team", has=page.locator("span.code", has_text="GHS")).first
+        assert row.locator("span.name").text_content() == "Grey High School"
+        assert "AA2211" in row.locator("img").get_attribute("src")
+        page.goto(f"{base}/t/{slug}/teams/GHS/")
+        assert "Grey High School" in page.locator("main h1").inner_text()  # what a visitor sees
 
     # Move a team to another pool before the fixtures exist: a pools tournament drawn, not yet scheduled.
     create(page, base, "Pools later", "pools_knockout")
