@@ -471,6 +471,42 @@ class Division(models.Model):
         return f"{self.tournament_id} in {self.event_id}"
 
 
+class Registration(models.Model):
+    """A player who signed up for an event from its link or QR code (or was added by an organiser).
+
+    The registration is the person; the division they play in and the nation (or team card) they play are
+    given later (the organiser's approval, the nation draw) through ``entry``. Their surname and contact are
+    the organisers' only: public pages show the first name and the surname's initial when the player is a
+    minor or the event hides surnames, and only with the player's consent to show the first name at all.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        APPROVED = "approved", _("approved")
+        WAITING = "waiting", _("on the waiting list")
+        REMOVED = "removed", _("removed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    first_name = models.CharField(_("first name"), max_length=60)
+    surname = models.CharField(_("surname"), max_length=60, blank=True)
+    contact = models.CharField(_("contact (e-mail or phone)"), max_length=120, blank=True,
+                               help_text=_("Seen by the organisers only."))
+    minor = models.BooleanField(_("under 18"), default=False)
+    show_name = models.BooleanField(_("my first name may be shown publicly"), default=False)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    # The player's place in a division (the team or nation they play), once approved and drawn.
+    entry = models.OneToOneField(Entry, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="registration")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # First come, first served: the waiting list's order is the order of registration.
+        ordering = ["event_id", "created_at", "id"]
+
+    def __str__(self):
+        return f"{self.first_name} in {self.event_id}"
+
+
 class FixtureJob(models.Model):
     """A large fixture generation run by a worker rather than in the organiser's request, with its progress.
 
