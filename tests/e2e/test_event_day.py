@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.e2e.test_site import no_sideways_scroll
+
 # Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -68,10 +70,6 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"event-{name}.png"), full_page=True)
 
 
-def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_server, debug_off):
     from django.contrib.auth import get_user_model
 
@@ -108,7 +106,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page.get_by_label("Time zone").select_option("Africa/Johannesburg")
     page.get_by_label("Status").select_option("in_progress")
     shot(page, "01-new")
-    assert fits(page)
+    assert no_sideways_scroll(page)
     page.get_by_role("button", name="Create the event").click()
     page.wait_for_url("**/e/saturday-festival/manage/")
     page.get_by_text("No divisions yet").wait_for()
@@ -146,7 +144,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page.get_by_text("The day is scheduled: 27 fixtures placed with no clash.").wait_for()
     assert page.locator("#event-clashes").count() == 0
     shot(page, "02-day")
-    assert fits(page)  # the grid scrolls inside its own box
+    assert no_sideways_scroll(page)  # the grid scrolls inside its own box
     event = Event.objects.get(slug="saturday-festival")
     assert event_clashes(event) == []
     fixtures = list(Fixture.objects.filter(tournament__division__event=event).select_related("tournament"))
@@ -187,7 +185,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     for name in ("Under 9", "Under 11", "Under 13"):
         assert parent.get_by_role("heading", name=name).count() == 1
     assert parent.locator("img.qr").evaluate("img => img.naturalWidth") > 0
-    assert fits(parent)
+    assert no_sideways_scroll(parent)
     shot(parent, "04-public")
     screen = browser.new_page(viewport={"width": 1280, "height": 720})
     screen.goto(f"{base}/e/saturday-festival/screen/?seconds=2")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_site import no_sideways_scroll
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -206,7 +208,7 @@ def test_every_tab_the_big_screen_and_the_poster_on_a_phone(browser, live_server
                        ("chances", "/t/wc/chances/"), ("poster", "/t/wc/poster/"),
                        ("print-standings", "/t/wc/print/standings/")):
         page.goto(base + path)
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), path
+        assert no_sideways_scroll(page), path
         shot(page, name)
     # The bracket scrolls sideways inside its own box, not the page.
     page.goto(base + "/t/wc/bracket/")

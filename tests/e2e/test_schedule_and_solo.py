@@ -15,6 +15,8 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
+from tests.e2e.test_site import no_sideways_scroll
+
 # Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -70,10 +72,6 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"schedule-{name}.png"), full_page=True)
 
 
-def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, debug_off):
     from league.models import Fixture, ScheduleChange, Tournament
 
@@ -116,7 +114,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.get_by_role("button", name="Generate fixtures").click()
     page.wait_for_url("**/manage/schedule/")
     page.get_by_text("Times are in Africa/Johannesburg").wait_for()
-    assert fits(page)
+    assert no_sideways_scroll(page)
     shot(page, "02-schedule")
 
     tournament = Tournament.objects.get(slug="winelands")
@@ -166,7 +164,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     parent.goto(f"{base}/t/winelands/?by=day")
     parent.get_by_role("heading", name="Fixtures and results").wait_for()
     assert f"{later} SAST" in parent.content() and "Pitch 3" in parent.content()
-    assert fits(parent)
+    assert no_sideways_scroll(parent)
     shot(parent, "06-public-day")
     ics = parent.request.get(f"{base}/t/winelands/calendar.ics").text()
     calendar = icalendar.Calendar.from_ical(ics)
@@ -226,4 +224,4 @@ def test_solo_player_plays_an_attempt_with_a_code(browser, live_server, debug_of
     # The public page opens on the format's own table: the solo leaderboard.
     page.get_by_role("table", name="Best attempt of each player: margin, then points scored").wait_for()
     shot(page, "10-solo-leaderboard")
-    assert fits(page)
+    assert no_sideways_scroll(page)

@@ -62,6 +62,7 @@ def test_error_pages_are_the_sites_own(settings, client, url, status, title):
     response = client.get(url)
     html = response.content.decode()
     assert response.status_code == status and title in html and 'class="site-header"' in html
+    assert f'<p class="error-status muted">Error {status}</p>' in html  # the code, for a parent to read out
     assert "URLconf" not in html and "Using the URLconf" not in html
 
 
@@ -75,9 +76,11 @@ def test_forbidden_and_csrf_pages_are_styled(settings, organiser, django_user_mo
     client.force_login(stranger)
     forbidden = client.get("/t/mine/manage/settings/")
     assert forbidden.status_code == 403 and "You may not do that" in forbidden.content.decode()
+    assert "Error 403</p>" in forbidden.content.decode()
     csrf = Client(enforce_csrf_checks=True).post("/accounts/login/", {"username": "x", "password": "y"})
     html = csrf.content.decode()
     assert csrf.status_code == 403 and "That form could not be accepted" in html and "403 Forbidden" not in html
+    assert "Error 403</p>" in html
 
 
 def test_server_error_page_needs_no_request(settings):
@@ -92,3 +95,13 @@ def test_favicon(client):
     assert 'rel="icon"' in page
     response = client.get("/favicon.ico")
     assert response.status_code == 302 and response["Location"].endswith("favicon.svg")
+
+
+def test_a_first_time_organiser_finds_the_way_to_create_a_tournament(client, django_user_model):
+    """The home page tells a visitor how to run a tournament (signing up leads to the new-tournament form)."""
+    page = client.get("/").content.decode()
+    assert 'href="/signup/">Sign up and create a tournament</a>' in page
+    user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
+    client.force_login(user)
+    page = client.get("/").content.decode()
+    assert "Sign up and create a tournament" not in page and 'href="/new/">Create a tournament</a>' in page

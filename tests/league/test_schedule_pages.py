@@ -56,6 +56,15 @@ def local(fixture):
 # --- pages ---------------------------------------------------------------------------------------------------
 
 
+def test_an_unscheduled_tournament_opens_the_plan_of_the_day(org_client, organiser):
+    """Fixtures made without a day: the page says so at the top and opens the plan, no push-back form."""
+    preset_run("pools_knockout", name="Later", slug="later", user=organiser,
+               teams=["FRA", "NZL", "IRE", "RSA", "ENG", "ARG", "WAL", "FIJ"], pools=2)
+    html = org_client.get(reverse("league:manage_schedule", args=["later"])).content.decode()
+    assert "No fixture has a day or a pitch yet." in html and '<a href="#plan-h">' in html
+    assert "<details open>\n  <summary id=\"plan-h\">" in html and 'id="push-form"' not in html
+
+
 def test_schedule_page_lists_the_day_in_local_time(org_client, fest, django_assert_max_num_queries):
     url = reverse("league:manage_schedule", args=["fest"])
     with django_assert_max_num_queries(20):
