@@ -7,6 +7,7 @@ defaults need no server: a SQLite file and a file-system Celery broker under
 """
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -190,8 +191,19 @@ if REDIS_URL:
         "BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
         "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
     }}
-else:
+elif "pytest" in sys.modules:
+    # A test process is the whole site (Celery runs eagerly in it): its own memory is enough, and one test's
+    # cache.clear() must not empty another run's.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rugby"}}
+else:
+    # No Redis (the demo): files under var/, which the site and its Celery worker share. A memory cache would be
+    # each process's own, so a result simulated by the worker would never refresh the pages the site had cached.
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("CACHE_DIR") or str(VAR_DIR / "cache"),
+        # Culling drops random entries: a dropped section token only means that section is built again.
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    }}
 
 # -- Accounts: mail, sign-in lock-outs, request limits ---------------------------------------------------------
 

@@ -89,6 +89,7 @@ class Inner:
         self.session: int | None = None
         self.held: Path | None = None  # where the held test says it holds (scripts/test)
         self.port: int | None = None  # the site's (scripts/run)
+        self.var: Path | None = None  # its var/ folder (scripts/run)
         self.taken: socket.socket | None = None  # a socket on the site's port, keeping it taken
 
     def start(self, *args: str, **env: str) -> subprocess.Popen:
@@ -203,7 +204,8 @@ def start(key: str, inner: Inner, tmp_path: Path) -> None:
         inner.taken.listen()
     else:
         inner.ports.append(inner.port)
-    inner.start("scripts/run", VAR_DIR=str(tmp_path / "var"), PORT=str(inner.port), WORKERS="1")
+    inner.var = tmp_path / "var"
+    inner.start("scripts/run", VAR_DIR=str(inner.var), PORT=str(inner.port), WORKERS="1")
 
 
 @pytest.fixture(scope="module")
@@ -253,11 +255,39 @@ def test_test_command_interrupted_mid_test_leaves_nothing(runs, run):
     assert clusters and not any(c.exists() for c in clusters), clusters
 
 
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=20) as response:
+        return response.read().decode()
+
+
+def demo_shell(inner: Inner, code: str) -> str:
+    """Python run in a process of its own against the demo's var/ folder, as its Celery worker runs."""
+    environ = {k: v for k, v in os.environ.items() if k not in OUTER_ONLY and not k.startswith("PYTEST")}
+    environ.update(VAR_DIR=str(inner.var), TMPDIR=str(inner.root), **{MARK: inner.mark})
+    done = subprocess.run([str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 @pytest.mark.parametrize("run", ["demo:ctrl-c", "demo:kill"])
 def test_demo_command_stopped_leaves_nothing(runs, run):
     inner = runs[run]
     inner.wait_for("site", lambda: serves(inner.port))
     inner.wait_for("Celery worker", lambda: any("celery" in cmd for cmd in inner.processes().values()))
+    if run == "demo:ctrl-c":
+        # A result written by another process (the worker) refreshes the page the site has cached: the demo's
+        # cache is shared through var/, not each process's memory.
+        found = demo_shell(inner, "from league.models import Fixture; f = Fixture.objects.filter("
+                                  "tournament__slug='demo-rwc2023', result__isnull=True, home__isnull=False, "
+                                  "away__isnull=False).order_by('round_number', 'id').first(); print(f.pk, f.round_number)")
+        fixture_id, round_number = found.splitlines()[-1].split()
+        url = f"http://127.0.0.1:{inner.port}/t/demo-rwc2023/fixtures/?round={round_number}"
+        assert 'class="score">71<' not in fetch(url)  # and now cached
+        demo_shell(inner, "from league.models import Fixture; from league.services import result_record; "
+                          f"result_record(fixture=Fixture.objects.get(pk={fixture_id}), home_score=71, away_score=3, "
+                          "home_tries=11, away_tries=0)")
+        assert 'class="score">71<' in fetch(url)
 
     status = interrupt(inner.proc, run.split(":")[1])
     assert inner.wait(120) == status, inner.output()
