@@ -280,7 +280,8 @@ def test_demo_command_stopped_leaves_nothing(runs, run):
         # cache is shared through var/, not each process's memory.
         found = demo_shell(inner, "from league.models import Fixture; f = Fixture.objects.filter("
                                   "tournament__slug='demo-rwc2023', result__isnull=True, home__isnull=False, "
-                                  "away__isnull=False).order_by('round_number', 'id').first(); print(f.pk, f.round_number)")
+                                  "away__isnull=False).order_by('round_number', 'id').first(); "
+                                  "print(f.pk, f.round_number)")
         fixture_id, round_number = found.splitlines()[-1].split()
         url = f"http://127.0.0.1:{inner.port}/t/demo-rwc2023/fixtures/?round={round_number}"
         assert 'class="score">71<' not in fetch(url)  # and now cached
