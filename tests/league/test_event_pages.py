@@ -165,6 +165,20 @@ def test_division_schedule_page_links_back_to_the_event(signed_in, day):
     assert "/e/festival/manage/" in html
 
 
+@pytest.mark.parametrize("page", ["", "teams/", "fixtures/", "results/", "settings/"])
+def test_every_division_page_leads_back_to_its_event(signed_in, day, page):
+    """An organiser sent to a division's pages after adding it finds the way back to the event's day."""
+    html = signed_in.get(f"/t/u11/manage/{page}").content.decode()
+    crumbs = html.split('<p class="crumbs">', 1)[1].split("</p>", 1)[0]
+    assert '<a href="/e/festival/manage/">' in crumbs
+
+
+def test_a_tournament_on_its_own_has_no_event_crumb(signed_in, day, organiser):
+    services.tournament_create(name="Alone", slug="alone", user=organiser)
+    crumbs = signed_in.get("/t/alone/manage/").content.decode().split('<p class="crumbs">', 1)[1].split("</p>")[0]
+    assert "/e/" not in crumbs and "/t/alone/manage/" in crumbs
+
+
 def test_manage_page_shows_stored_clashes(signed_in, day):
     fixtures = list(Fixture.objects.filter(tournament__slug__in=["u11", "u13"]).order_by("kickoff", "id")[:2])
     # Stored straight (as an old import might have left them): the page warns, it does not hide them.
