@@ -170,7 +170,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     return render(request, "web/event_new.html", {"form": form})
 
 
-ACTIONS = ("settings", "new_division", "add_division", "remove_division", "schedule", "push", "organiser")
+ACTIONS = ("settings", "new_division", "add_division", "remove_division", "schedule", "push", "organiser", "publish")
 
 
 @login_required
@@ -219,6 +219,9 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
             count = event_services.event_push(event=event, user=request.user, **values)
             done = _("%(count)s fixtures moved by %(minutes)s minutes.") % {"count": count,
                                                                              "minutes": values["minutes"]}
+        elif action == "publish":
+            event_services.event_update(event=event, user=request.user, status=Tournament.Status.IN_PROGRESS)
+            done = _("Published: the event and its divisions are on the public pages.")
         elif action == "organiser" and organiser_form.is_valid():
             user = event_services.event_organiser_add(event=event, username=organiser_form.cleaned_data["username"])
             done = _("%(name)s now organises this event and its divisions.") % {"name": user.get_username()}

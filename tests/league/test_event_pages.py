@@ -186,3 +186,21 @@ def test_manage_page_shows_stored_clashes(signed_in, day):
     html = signed_in.get("/e/festival/manage/").content.decode()
     assert "The day has clashes:" in html and "double-booked" in html
     assert DAY and PITCHES
+
+
+def test_an_organiser_publishes_a_draft_event_from_its_page(signed_in, organiser):
+    """A new event is a draft (its public page a 404 for parents); one button on its page publishes it and its
+    divisions, as "Publish" does on a tournament's page."""
+    event = make_event(organiser, slug="draft-day", status=Tournament.Status.DRAFT)
+    league_division(event, organiser, "d-u11", ["FRA", "NZL", "IRE", "RSA"])
+    Tournament.objects.filter(slug="d-u11").update(status=Tournament.Status.DRAFT)
+    page = signed_in.get("/e/draft-day/manage/").content.decode()
+    assert "A draft: only its organisers see this event" in page and 'value="publish"' in page
+    visitor = Client()
+    assert visitor.get("/e/draft-day/").status_code == 404
+    response = signed_in.post("/e/draft-day/manage/", {"action": "publish"})
+    assert response.status_code == 302
+    assert Event.objects.get(slug="draft-day").status == Tournament.Status.IN_PROGRESS
+    assert Tournament.objects.get(slug="d-u11").status == Tournament.Status.IN_PROGRESS
+    assert visitor.get("/e/draft-day/").status_code == 200
+    assert 'value="publish"' not in signed_in.get("/e/draft-day/manage/").content.decode()
