@@ -440,6 +440,14 @@ class Event(models.Model):
         _("rest between a team's matches (minutes)"), default=0, validators=[MaxValueValidator(24 * 60)],
         help_text=_("The least time between the end of a team's (or a player's) match and its next one."))
     pitches = models.JSONField(_("pitches or tables"), default=list, blank=True)
+    # Players registering themselves (league.services.registrations).
+    registration_open = models.BooleanField(_("players may register"), default=False)
+    registration_cap = models.PositiveSmallIntegerField(
+        _("places"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(500)],
+        help_text=_("Empty: no limit. Players who register once the places are taken go on the waiting list."))
+    hide_surnames = models.BooleanField(
+        _("show only first names and initials"), default=False,
+        help_text=_("Public pages show every player's first name and the initial of the surname."))
     # Bumped on every change visitors see (the event or any of its divisions): part of its pages' cache keys.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -494,6 +502,14 @@ class Registration(models.Model):
     minor = models.BooleanField(_("under 18"), default=False)
     show_name = models.BooleanField(_("my first name may be shown publicly"), default=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    # The event's own running number (1, 2, 3... in order of registration): "Player 7" for one who does not want
+    # their name shown.
+    number = models.PositiveIntegerField(_("number"), default=0)
+    division = models.ForeignKey(Division, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="registrations", verbose_name=_("division"))
+    # The nation (or team card) the player asks for: theirs in a players' choice draw (first come).
+    choice = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name=_("nation or team wanted"))
     # The player's place in a division (the team or nation they play), once approved and drawn.
     entry = models.OneToOneField(Entry, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="registration")
@@ -505,6 +521,64 @@ class Registration(models.Model):
 
     def __str__(self):
         return f"{self.first_name} in {self.event_id}"
+
+
+class RegistrationChange(models.Model):
+    """Append-only trail of the registrations of an event: who registered, was approved, edited, removed, moved
+    up from the waiting list (and why), and the places changed. No contact or surname is written here."""
+
+    class Action(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        APPROVED = "approved", _("Approved")
+        EDITED = "edited", _("Edited")
+        REMOVED = "removed", _("Removed")
+        MOVED_UP = "moved_up", _("Moved up from the waiting list")
+        SETTINGS = "settings", _("Registration settings changed")
+        DRAWN = "drawn", _("Nations drawn")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registration_changes")
+    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="changes")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    summary = models.CharField(max_length=300)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "-changed_at", "-id"]
+
+    def __str__(self):
+        return f"{self.action} in {self.event_id}: {self.summary}"
+
+
+class NationDraw(models.Model):
+    """The nations (or team cards) of a division given to its approved players: by the players' choice, a
+    random draw or dice throws. The seed and the outcome are kept, so anyone can replay the draw
+    (``league.nation_draws``) and check it; the big screen reveals ``outcome`` one card at a time."""
+
+    class Method(models.TextChoices):
+        CHOICE = "choice", _("Players' choice")
+        RANDOM = "random", _("Random draw")
+        DICE = "dice", _("Dice throws")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="nation_draws")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="nation_draws")
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    # The cards in the order they were offered: [team id, ...].
+    cards = models.JSONField(default=list)
+    # In the order revealed: [{"registration": id, "team": id, "throws": [[d1, d2], ...]}, ...].
+    outcome = models.JSONField(default=list)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "-made_at", "-id"]
+
+    def __str__(self):
+        return f"{self.method} draw in {self.division_id}"
 
 
 class FixtureJob(models.Model):
