@@ -247,6 +247,8 @@ SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/h")
 PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE", "5/h")
 TOKEN_RATE = os.environ.get("TOKEN_RATE", "20/m")
 JOIN_FAILURE_RATE = os.environ.get("JOIN_FAILURE_RATE", "30/10m")
+# Players registering for an event: a whole room may share one connection (the venue's Wi-Fi), so it is generous.
+EVENT_REGISTRATION_RATE = os.environ.get("EVENT_REGISTRATION_RATE", "60/h")
 
 # -- Limits on what one organiser's request may create or send -------------------------------------------------
 
@@ -291,7 +293,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     # Tournaments and events share their statuses: one enum, with the name it always had.
-    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "league.models.Tournament.Status"},
+    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "league.models.Tournament.Status",
+                            "RegistrationStatusEnum": "league.models.Registration.Status"},
 }
 
 # Celery: Redis when REDIS_URL is set; otherwise a file-system broker that

@@ -7,7 +7,7 @@ works without JavaScript.
 
 from django.urls import path
 
-from web import events, views
+from web import events, registrations, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
@@ -34,4 +34,13 @@ urlpatterns = [
     path("e/<slug:slug>/screen/", events.event_screen, name="event_screen"),
     path("e/<slug:slug>/qr.svg", events.event_qr, name="event_qr"),
     path("e/<slug:slug>/manage/", events.event_manage, name="event_manage"),
+    path("e/<slug:slug>/register/", registrations.event_register, name="event_register"),
+    path("e/<slug:slug>/register/qr.svg", registrations.event_register_qr, name="event_register_qr"),
+    path("e/<slug:slug>/register/<str:token>/", registrations.event_registered, name="event_registered"),
+    path("e/<slug:slug>/draw/", registrations.event_draw, name="event_draw"),
+    path("e/<slug:slug>/players/", registrations.event_players, name="event_players"),
+    path("e/<slug:slug>/players.csv", registrations.event_players_csv, name="event_players_csv"),
+    path("e/<slug:slug>/players/<int:pk>/", registrations.event_player_edit, name="event_player_edit"),
+    path("e/<slug:slug>/players/<int:pk>/<str:action>/", registrations.event_player_action,
+         name="event_player_action"),
 ]
