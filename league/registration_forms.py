@@ -45,6 +45,7 @@ class RegistrationForm(forms.Form):
         self.fields["division"].label_from_instance = lambda d: d.tournament.name
         if len(divisions) < 2:
             del self.fields["division"]
+        self.fields["choice"].label_from_instance = lambda team: team.name
         if organiser:
             self.fields["choice"].queryset = teams_for(user).order_by("-is_nation", "name")
             self.fields["choice"].help_text = ""
@@ -89,7 +90,7 @@ class NationDrawForm(forms.Form):
     """Draw the nations (or team cards) of a division for its approved players."""
 
     division = forms.ModelChoiceField(label=_("Division"), queryset=None, empty_label=None)
-    method = forms.ChoiceField(label=_("How"), choices=[
+    method = forms.ChoiceField(label=_("Draw by"), choices=[
         (nation_draws.RANDOM, _("Random draw")), (nation_draws.DICE, _("Dice throws (highest picks first)")),
         (nation_draws.CHOICE, _("Players' choice (first come)"))])
     nations = forms.ModelMultipleChoiceField(label=_("Nations in the draw"), queryset=None, required=False,
@@ -105,6 +106,7 @@ class NationDrawForm(forms.Form):
         self.fields["division"].label_from_instance = lambda d: d.tournament.name
         nations = Team.objects.filter(is_nation=True).order_by("world_ranking", "name")
         self.fields["nations"].queryset = nations
+        self.fields["nations"].label_from_instance = lambda team: team.name
         self.initial.setdefault("nations", list(nations))
 
     def card_names(self) -> list[str]:

@@ -15,7 +15,7 @@ itself (method, seed, cards, outcome in the order revealed) is kept (``NationDra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -355,7 +355,7 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
             raise DomainError({"cards": [_("%(players)s players but %(cards)s cards left to give: add nations or "
                                            "team cards.") % {"players": len(players), "cards": len(offered)}]})
         by_id = {r.pk: r for r in players}
-        wishes = {r.pk: r.choice_id for r in players if r.choice_id is not None}
+        wishes: dict[Hashable, Hashable] = {r.pk: r.choice_id for r in players if r.choice_id is not None}
         try:
             picks = nation_draws.draw(method, [r.pk for r in players], [c.pk for c in offered], wishes, seed=seed)
         except nation_draws.NationDrawError as exc:

@@ -25,7 +25,7 @@
     card.classList.add("current");
     shown += 1;
     main.setAttribute("data-revealed", String(shown));
-    if (counter) { counter.textContent = shown + " / " + cards.length; }
+    if (counter) { counter.textContent = "· " + shown + " / " + cards.length; }
     if (shown >= cards.length) { main.setAttribute("data-done", "true"); }
   }
   reveal();

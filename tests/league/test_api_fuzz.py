@@ -50,6 +50,7 @@ from schemathesis.specs.openapi.checks import (
 from league import services
 from league.models import Entry, Fixture, Pool, Tournament
 from league.services import events as event_services
+from league.services import registrations
 from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches import simulation
@@ -149,6 +150,16 @@ def world(organiser, django_user_model):
     event_services.division_add(event=festival, tournament=swiss, user=organiser)
     event_services.division_add(event=festival, tournament=solo, user=organiser)
     event_services.event_schedule(event=festival, user=organiser)
+    # Players registered for the festival (one approved, one a minor, one waiting) and a nation draw.
+    registrations.registration_settings_save(event=festival, user=organiser, registration_open=True,
+                                             registration_cap=2)
+    players = [registrations.registration_create(event=festival, first_name=name, surname="Fuzz", minor=minor,
+                                                 show_name=True) for name, minor in (("Ann", False), ("Ben", True),
+                                                                                     ("Cat", False))]
+    registrations.registration_approve(registration=players[0], user=organiser)
+    nation_draw = registrations.nations_draw(event=festival, division=swiss.division, method="random",
+                                             cards=[make_team("FZA", "Fuzz Academy", user=organiser)], seed=1,
+                                             user=organiser)
     event_services.event_create(name="Fuzz draft day", slug="fuzz-draft-day", user=organiser)
     event_services.event_create(name="Their day", slug="fuzz-their-day", user=stranger, status="in_progress")
     fixtures = Fixture.objects.filter(tournament__in=tournaments)
@@ -167,7 +178,8 @@ def world(organiser, django_user_model):
             "fixtures": {"id": [f.pk for f in played] + list(fixtures.values_list("pk", flat=True))},
             "matches": {"id": [match.pk], "n": [0, 1, match.ply, match.ply + 1]},
             "events": {"slug": ["fuzz-festival", "fuzz-draft-day", "fuzz-their-day"],
-                       "division": ["fuzz-swiss", "fuzz-solo", "fuzz-cup"]},
+                       "division": ["fuzz-swiss", "fuzz-solo", "fuzz-cup"],
+                       "id": [p.pk for p in players] + [nation_draw.pk]},
         },
     }
 
