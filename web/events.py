@@ -81,6 +81,7 @@ def _anonymous(request: HttpRequest) -> bool:
 
 def _event_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     divisions = _shown_divisions(request, event)
+    players = registration_selectors.public_players(event)
     return {
         "event": event, "can_edit": can_edit_event(request.user, event),
         "divisions": [{"division": d, "tournament": d.tournament, "body": _division_body(event, d.tournament)}
@@ -89,9 +90,9 @@ def _event_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "share_url": request.build_absolute_uri(reverse("league:event", args=[event.slug])),
         # Players registering and their nations: public names only (``registration_selectors.public_name``).
         "signup_url": request.build_absolute_uri(reverse("league:event_register", args=[event.slug])),
-        "players": registration_selectors.public_players(event),
-        "player_counts": registration_selectors.registration_counts(event),
-        "has_draw": event.nation_draws.exists(),
+        "players": players,
+        "player_counts": registration_selectors.registration_counts(event) if event.registration_open else None,
+        "has_draw": any(p["team"] is not None for p in players),
     }
 
 

@@ -85,6 +85,7 @@ def test_twenty_players_register_from_their_phones_and_the_nations_are_drawn_on_
 
     # The organiser, on their phone: approve one player with htmx, raise the places, approve the rest.
     organiser_phone = phone_page(browser)
+    organiser_phone.context.add_init_script(LISTEN)
     organiser_phone.goto(f"{base}/accounts/login/")
     organiser_phone.get_by_label("Username").fill("organiser")
     organiser_phone.get_by_label("Password").fill("pw-organiser-1")
@@ -92,7 +93,6 @@ def test_twenty_players_register_from_their_phones_and_the_nations_are_drawn_on_
     organiser_phone.wait_for_url(f"{base}/")
     organiser_phone.goto(f"{base}/e/bokx-night/players/")
     first = Registration.objects.get(event=event, number=1)
-    shot(organiser_phone, "03-players-before")
     organiser_phone.locator(f"#player-{first.pk}").get_by_role("button", name="Approve").click()
     organiser_phone.locator(f"#player-{first.pk}[data-status='approved']").wait_for()
     organiser_phone.get_by_label("Places").fill("20")
@@ -104,6 +104,7 @@ def test_twenty_players_register_from_their_phones_and_the_nations_are_drawn_on_
     organiser_phone.get_by_text("19 players approved.").wait_for()
     assert Registration.objects.filter(event=event, status="approved").count() == 20
     shot(organiser_phone, "03-players")
+    violations += organiser_phone.evaluate("window.__csp")
 
     # The draw: dice throws for the World Cup division, from the 20 nations.
     organiser_phone.get_by_label("Draw by", exact=True).select_option("dice")
