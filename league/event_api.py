@@ -9,6 +9,7 @@ already refuses a move that clashes with another division).
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -30,6 +31,7 @@ from league.permissions import (
     viewable_events,
 )
 from league.services import events as event_services
+from league.services import registrations as registration_services
 
 # --- serializers --------------------------------------------------------------------------------------------------
 
@@ -71,7 +73,8 @@ class EventSerializer(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ["slug", "name", "visibility", "status", "time_zone", "day", "first_kickoff", "finish_by",
-                  "slot_minutes", "changeover_minutes", "rest_minutes", "pitches", "divisions", "version"]
+                  "slot_minutes", "changeover_minutes", "rest_minutes", "pitches", "registration_open",
+                  "registration_cap", "hide_surnames", "divisions", "version"]
         read_only_fields = ["divisions", "version"]
         # The services check every field (and the slug's uniqueness), so errors read the same as on the web.
         extra_kwargs = {"name": {"validators": []}, "time_zone": {"validators": []}}
@@ -178,12 +181,23 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
-        event = event_services.event_create(user=self.request.user, slug=data.pop("slug", ""), **data)
+        registration = {k: data.pop(k) for k in registration_services.SETTINGS_FIELDS if k in data}
+        with transaction.atomic():
+            event = event_services.event_create(user=self.request.user, slug=data.pop("slug", ""), **data)
+            if registration:
+                registration_services.registration_settings_save(event=event, user=self.request.user,
+                                                                 **registration)
         serializer.instance = self.get_queryset().get(pk=event.pk)
 
     def perform_update(self, serializer):
         data = {k: v for k, v in serializer.validated_data.items() if k != "slug"}
-        event_services.event_update(event=serializer.instance, user=self.request.user, **data)
+        registration = {k: data.pop(k) for k in registration_services.SETTINGS_FIELDS if k in data}
+        with transaction.atomic():
+            if data or not registration:
+                event_services.event_update(event=serializer.instance, user=self.request.user, **data)
+            if registration:  # players registering (``league.services.registrations``)
+                registration_services.registration_settings_save(event=serializer.instance, user=self.request.user,
+                                                                 **registration)
         serializer.instance = self.get_queryset().get(pk=serializer.instance.pk)
 
     def perform_destroy(self, instance):

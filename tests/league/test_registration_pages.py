@@ -345,3 +345,20 @@ def test_organisers_see_the_contacts_the_public_does_not(drawn_evening, signed_i
     html = signed_in.get("/e/evening/players/").content.decode()
     for secret in ("Cronjeminor", "Dlaminishy", "zanele@secret.example", "+27 82 555 0101"):
         assert secret in html
+
+
+def test_the_event_api_opens_registration_sets_the_places_and_hides_surnames(organiser):
+    api = APIClient()
+    api.force_authenticate(organiser)
+    made = api.post("/api/events/", {"name": "Quiz night", "status": "in_progress", "registration_open": True,
+                                     "registration_cap": 2}, format="json")
+    assert made.status_code == 201 and made.json()["registration_open"] is True
+    assert made.json()["registration_cap"] == 2 and made.json()["hide_surnames"] is False
+    for name in ("Ann", "Ben", "Cat"):
+        APIClient().post("/api/events/quiz-night/registrations/", form(name), format="json")
+    changed = api.patch("/api/events/quiz-night/", {"registration_cap": 3, "hide_surnames": True}, format="json")
+    assert changed.status_code == 200 and changed.json()["hide_surnames"] is True
+    assert Registration.objects.get(first_name="Cat").status == "pending"  # moved up
+    refused = api.patch("/api/events/quiz-night/", {"registration_cap": 1}, format="json")
+    assert refused.status_code == 409
+    assert api.patch("/api/events/quiz-night/", {"registration_cap": 0}, format="json").status_code == 400
