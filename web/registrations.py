@@ -98,6 +98,13 @@ def event_register_qr(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(svg, content_type="image/svg+xml")
 
 
+@require_GET
+def event_register_card(request: HttpRequest, slug: str) -> HttpResponse:
+    """A printable card for the venue's tables and the poster wall: the sign-up link and its QR code."""
+    event = event_for(request.user, slug)
+    return render(request, "web/event_register_card.html", {"event": event, "signup_url": _signup_url(request, event)})
+
+
 # --- the organisers' players page ------------------------------------------------------------------------------
 
 PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw")

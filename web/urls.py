@@ -36,6 +36,7 @@ urlpatterns = [
     path("e/<slug:slug>/manage/", events.event_manage, name="event_manage"),
     path("e/<slug:slug>/register/", registrations.event_register, name="event_register"),
     path("e/<slug:slug>/register/qr.svg", registrations.event_register_qr, name="event_register_qr"),
+    path("e/<slug:slug>/register/card/", registrations.event_register_card, name="event_register_card"),
     path("e/<slug:slug>/register/<str:token>/", registrations.event_registered, name="event_registered"),
     path("e/<slug:slug>/draw/", registrations.event_draw, name="event_draw"),
     path("e/<slug:slug>/players/", registrations.event_players, name="event_players"),

@@ -60,6 +60,10 @@ def test_a_player_registers_from_the_form_and_sees_their_place_or_the_waiting_li
     page = client.get("/e/evening/register/")
     html = page.content.decode()
     assert page.status_code == 200 and "3 places left" in html and 'name="website"' in html
+    card = client.get("/e/evening/register/card/").content.decode()
+    assert "http://testserver/e/evening/register/" in card and "/e/evening/register/qr.svg" in card
+    qr = client.get("/e/evening/register/qr.svg")
+    assert qr["Content-Type"] == "image/svg+xml" and qr.content.startswith(b"<svg")
     for name in ("Ann", "Ben", "Cat"):
         done = client.post("/e/evening/register/", form(name, contact="ann@secret.example", show_name="on"))
         assert done.status_code == 302
@@ -288,7 +292,8 @@ def _public_pages(event, tournament, draw) -> list[str]:
     t = f"/t/{tournament.slug}"
     return [
         "/", "/events/", f"/e/{event.slug}/", f"/e/{event.slug}/screen/", f"/e/{event.slug}/draw/",
-        f"/e/{event.slug}/draw/?draw={draw.pk}", f"/e/{event.slug}/register/", f"{t}/", f"{t}/fixtures/",
+        f"/e/{event.slug}/draw/?draw={draw.pk}", f"/e/{event.slug}/register/", f"/e/{event.slug}/register/card/",
+        f"{t}/", f"{t}/fixtures/",
         f"{t}/bracket/", f"{t}/live/", f"{t}/screen/", f"{t}/poster/", f"{t}/embed/standings/",
         f"{t}/print/standings/", f"{t}/print/fixtures/", f"{t}/calendar.ics", f"{t}/matches/{fixture.pk}/",
         *[f"{t}/teams/{code}/" for code in codes], *[f"{t}/export/{what}.csv" for what in ("fixtures", "standings")],
