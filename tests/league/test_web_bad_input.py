@@ -595,6 +595,11 @@ def _bad_gets(world) -> list[str]:
         # Issue 22: events (every page, a made-up slug, an over-long one, a bad big-screen pace).
         "/events/", "/events/new/", "/e/nope/", "/e/" + "x" * 300 + "/", "/e/nope/manage/", "/e/nope/qr.svg",
         "/e/nope/screen/?seconds=-1", "/e/nope/screen/?seconds=99999999999", "/e/nope/screen/?seconds=%00",
+        # Players registering, the players page and the nation draw (the real event's bad input is in
+        # tests/league/test_registration_pages.py).
+        "/e/nope/register/", "/e/nope/register/qr.svg", "/e/nope/register/card/", "/e/nope/register/%00/",
+        "/e/nope/register/" + "x" * 300 + "/", "/e/nope/draw/?draw=%00", "/e/nope/draw/?draw=" + "9" * 40,
+        "/e/nope/players/", "/e/nope/players.csv", f"/e/nope/players/{HUGE}/", f"/e/nope/players/{HUGE}/approve/",
         # Live scoring (issue 18): scorer links that do not exist, a stranger's pages, bad fixture ids.
         "/score/" + "0" * 32 + "/", "/score/%00/", "/score/" + "a" * 300 + "/", "/score/nope/1/",
         f"/score/{'f' * 32}/{HUGE}/", f"/score/nope/{fixture}/events/", "/t/others/manage/scorers/",
