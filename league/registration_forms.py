@@ -36,8 +36,7 @@ class RegistrationForm(forms.Form):
     website = forms.CharField(required=False, label=_("Leave this empty"),
                               widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))
 
-    def __init__(self, *args, event: Event, organiser: bool = False, user=None, keep: Team | None = None,
-                 **kwargs):
+    def __init__(self, *args, event: Event, organiser: bool = False, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
         divisions = division_choices(event)
@@ -53,10 +52,8 @@ class RegistrationForm(forms.Form):
             self.fields["show_name"].label = _("First name may be shown publicly")
             del self.fields["website"]
         else:
-            left = [t.pk for t in nations_left(event)]
-            if keep is not None:
-                left.append(keep.pk)
-            self.fields["choice"].queryset = Team.objects.filter(pk__in=left).order_by("name")
+            self.fields["choice"].queryset = Team.objects.filter(
+                pk__in=[t.pk for t in nations_left(event)]).order_by("name")
 
     def clean_website(self):
         if self.cleaned_data.get("website"):
