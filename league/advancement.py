@@ -34,6 +34,7 @@ import contextvars
 from collections.abc import Iterator
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
 from league import hooks
 from league.brackets import resolve_slot_source, source_label
@@ -75,11 +76,11 @@ def validate_result_change(*, fixture: Fixture, values: dict | None) -> None:
         return
     errors = {}
     if not values.get("winner_id"):
-        errors["winner"] = [f"{_fixture_label(fixture)} is a knockout match and the scores are level: "
-                            "say which team went through."]
+        errors["winner"] = [_("%(fixture)s is a knockout match and the scores are level: say which team went "
+                              "through.") % {"fixture": _fixture_label(fixture)}]
     if values.get("decided_by") in ("", None, Result.DecidedBy.WALKOVER):
-        errors["decided_by"] = ["Say how the level knockout match was decided: extra time, tries count or "
-                                "kicking competition."]
+        errors["decided_by"] = [_("Say how the level knockout match was decided: extra time, tries count or "
+                                  "kicking competition.")]
     if errors:
         raise DomainError(errors)
 
@@ -146,7 +147,7 @@ def _slot_after(fixture: Fixture, side: str, placings: dict[str, list[int] | Non
     """The team of one side of ``fixture`` after the changes so far: its source resolved again when it names a
     changed pool or match, else the team it has."""
     source = getattr(fixture, f"{side}_source")
-    kind, _, rest = source.partition(":")
+    kind, _sep, rest = source.partition(":")
     changed = (rest.rpartition(":")[0] in placings) if kind == "pool" else (
         kind in ("winner", "loser") and rest in outcomes)
     if not changed:
@@ -211,13 +212,13 @@ def _fill(fixture: Fixture, want: tuple[int | None, int | None], *, withdrawn: d
     result = result_of(fixture)
     outcome_changed = False
     if result is None and fixture.status == Fixture.Status.LIVE:
-        raise DomainError(f"This change would alter {_fixture_label(fixture)}, which is being played now: "
-                          "wait for its result.")
+        raise DomainError(_("This change would alter %(fixture)s, which is being played now: wait for its result.")
+                            % {"fixture": _fixture_label(fixture)})
     if result is not None:
         if not reset:
             raise DomainError(
-                f"This change would alter {_fixture_label(fixture)}, which has already been played. Reset "
-                "the later rounds to make it (their results will be deleted).")
+                _("This change would alter %(fixture)s, which has already been played. Reset the later rounds to make "
+                  "it (their results will be deleted).") % {"fixture": _fixture_label(fixture)})
         result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
         result = None
         outcome_changed = True
@@ -291,7 +292,7 @@ def _fixture_label(fixture: Fixture, entries: dict[int, Entry] | None = None) ->
 def _dependencies(fixture: Fixture) -> list[str]:
     codes = []
     for source in (fixture.home_source, fixture.away_source):
-        kind, _, code = source.partition(":")
+        kind, _sep, code = source.partition(":")
         if kind in ("winner", "loser"):
             codes.append(code)
     return codes
@@ -307,7 +308,7 @@ def _topological(knockouts: list[Fixture]) -> list[Fixture]:
         if state.get(f.pk) == 2:
             return
         if state.get(f.pk) == 1:
-            raise DomainError(f"The bracket loops back on itself at {f.code}.")
+            raise DomainError(_("The bracket loops back on itself at %(code)s.") % {"code": f.code})
         state[f.pk] = 1
         for code in _dependencies(f):
             if code in by_code:
@@ -365,13 +366,14 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
         result = result_of(fixture)
         if want != (fixture.home_id, fixture.away_id):
             if result is None and fixture.status == Fixture.Status.LIVE:
-                raise DomainError(f"This change would alter {_fixture_label(fixture, entries)}, which is being "
-                                      "played now: wait for its result.")
+                raise DomainError(_("This change would alter %(fixture)s, which is being played now: wait for its "
+                                    "result.") % {"fixture": _fixture_label(fixture, entries)})
             if result is not None:
                 if not reset:
                     raise DomainError(
-                        f"This change would alter {_fixture_label(fixture, entries)}, which has already been "
-                        "played. Reset the later rounds to make it (their results will be deleted).")
+                        _("This change would alter %(fixture)s, which has already been played. Reset the later rounds "
+                          "to make it (their results will be deleted).")
+                          % {"fixture": _fixture_label(fixture, entries)})
                 result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
                 result = None
             touched += fixture_tokens(fixture, tournament)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from engine import get_ruleset, new_game
 from league.errors import DomainError
 
@@ -25,11 +27,11 @@ def ruleset_options_validate(ruleset: str, options: Any) -> dict[str, Any]:
     engine's ``resolve_options``), what setting up a game refuses (e.g. 0 sets a half), and sizes.
     """
     if not isinstance(options, dict):
-        raise DomainError({"ruleset_options": ["Rule set options must be a JSON object."]})
+        raise DomainError({"ruleset_options": [_("Rule set options must be a JSON object.")]})
     try:
         ruleset_cls = get_ruleset(ruleset)
     except KeyError:
-        raise DomainError({"ruleset": [f"Unknown rule set {ruleset!r}."]})
+        raise DomainError({"ruleset": [_("Unknown rule set %(ruleset)s.") % {"ruleset": repr(ruleset)}]})
     for name, value in options.items():
         if isinstance(value, bool) or value is None:
             continue
@@ -37,8 +39,10 @@ def ruleset_options_validate(ruleset: str, options: Any) -> dict[str, Any]:
             isinstance(value, str) and len(value) > OPTION_MAX_TEXT)
         if too_big or isinstance(value, (dict, list)):
             raise DomainError({"ruleset_options": [
-                f"Option {name!r}: {value!r:.40} is not allowed (a number up to {OPTION_MAX_NUMBER}, a text of "
-                f"at most {OPTION_MAX_TEXT} characters, or true/false)."]})
+                _("Option %(name)s: %(value)s is not allowed (a number up to %(max_number)s, a text of at most "
+                  "%(max_text)s characters, or true/false).")
+                % {"name": repr(name), "value": format(repr(value), ".40"), "max_number": OPTION_MAX_NUMBER,
+                   "max_text": OPTION_MAX_TEXT}]})
     try:
         resolved: dict[str, Any] = ruleset_cls.spec.resolve_options(options)
         new_game(ruleset, seed=0, options=resolved)  # the rule set's own checks run when a game is set up

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import derive_seed, get_ruleset, get_spec, new_game
 from engine.core import SEAT_NAMES, GameState, Outcome
@@ -316,10 +317,10 @@ def _clean_clock(move_clock: Any) -> int | None:
     try:
         seconds = int(move_clock)
     except (TypeError, ValueError):
-        raise DomainError("the move clock must be a whole number of seconds")
+        raise DomainError(_("the move clock must be a whole number of seconds"))
     if not MOVE_CLOCK_MIN <= seconds <= MOVE_CLOCK_MAX:
-        raise DomainError(f"the move clock must be between {MOVE_CLOCK_MIN} seconds and {MOVE_CLOCK_MAX // 86400} "
-                          "days")
+        raise DomainError(_("the move clock must be between %(low)s seconds and %(high)s days")
+                            % {"low": MOVE_CLOCK_MIN, "high": MOVE_CLOCK_MAX // 86400})
     return seconds
 
 
@@ -380,13 +381,13 @@ def match_start_solo_attempt(*, fixture, entry_ids, user=None, seed: int | None 
     fixture = Fixture.objects.select_related("tournament").get(pk=fixture.pk)
     spec = fixture.tournament.spec
     if not (spec.playable and spec.solo):
-        raise DomainError("Only a solo game played on the site can be started by its player.")
+        raise DomainError(_("Only a solo game played on the site can be started by its player."))
     if fixture.home_id is None or fixture.home_id not in set(entry_ids):
-        raise DomainError("This attempt is not yours: enter the code from your own sheet.", code="forbidden")
+        raise DomainError(_("This attempt is not yours: enter the code from your own sheet."), code="forbidden")
     live = Match.objects.filter(fixture__home_id=fixture.home_id, fixture__tournament=fixture.tournament_id,
                                 status=Match.Status.LIVE).exclude(fixture=fixture).first()
     if live is not None:
-        raise DomainError("Finish the attempt you are playing first.", code="conflict",
+        raise DomainError(_("Finish the attempt you are playing first."), code="conflict",
                           data={"match": live.pk})
     return _start_for_fixture(fixture=fixture, user=user, seed=seed, options=None)
 
@@ -405,12 +406,12 @@ def _start_for_fixture(*, fixture, user, seed, options) -> Match:
     tournament = fixture.tournament
     tournament_require_open(tournament)
     if not tournament.spec.playable:
-        raise DomainError("This tournament's matches are played on a real pitch or board, not online.")
+        raise DomainError(_("This tournament's matches are played on a real pitch or board, not online."))
     solo = tournament.spec.solo
     if fixture.home_id is None or (fixture.away_id is None and not solo):
-        raise DomainError("Both teams of the fixture must be known before its match can start.")
+        raise DomainError(_("Both teams of the fixture must be known before its match can start."))
     if Result.objects.filter(fixture=fixture).exists():
-        raise DomainError("This fixture already has a result.")
+        raise DomainError(_("This fixture already has a result."))
     merged = {**(tournament.ruleset_options or {}), **(options or {})}
     seats: list[dict | None] = [_seat_from_entry(fixture.home, person=solo),
                                 _seat_from_entry(fixture.away) if fixture.away_id else None]
@@ -437,11 +438,13 @@ def _seat_spec(spec, user) -> dict:
     if isinstance(spec, str) and spec.startswith("computer"):
         level = site_level(spec.partition(":")[2] or DEFAULT_LEVEL)
         if level not in LEVELS:
-            raise DomainError(f"unknown computer level {level!r}; choose from {', '.join(LEVELS)}")
+            raise DomainError(_("unknown computer level %(level)s; choose from %(choices)s")
+                                % {"level": repr(level), "choices": ', '.join(LEVELS)})
         return {"kind": MatchSeat.Kind.COMPUTER, "computer_level": level}
     if hasattr(spec, "pk"):
         return {"kind": MatchSeat.Kind.PERSON, "user": spec}
-    raise DomainError(f"unknown seat {spec!r}: use me, open or computer:<level> ({', '.join(LEVELS)})")
+    raise DomainError(_("unknown seat %(spec)s: use me, open or computer:<level> (%(choices)s)")
+                        % {"spec": repr(spec), "choices": ', '.join(LEVELS)})
 
 
 @transaction.atomic

@@ -43,6 +43,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import MANUAL, derive_seed, get_ruleset, new_game
 from engine.players import make_player, play_match
@@ -149,9 +150,11 @@ def _parse_seed(seed) -> int:
     try:
         value = int(seed)
     except (TypeError, ValueError):
-        raise DomainError({"seed": [f"The seed must be a whole number, not {seed!r}."]}, reason="bad_seed")
+        raise DomainError({"seed": [_("The seed must be a whole number, not %(seed)s.")
+                                      % {"seed": repr(seed)}]}, reason="bad_seed")
     if not 0 <= value <= SEED_MASK:
-        raise DomainError({"seed": [f"The seed must be between 0 and {SEED_MASK}."]}, reason="bad_seed")
+        raise DomainError({"seed": [_("The seed must be between 0 and %(high)s.")
+                                      % {"high": SEED_MASK}]}, reason="bad_seed")
     return value
 
 
@@ -167,14 +170,15 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
     _check_simulable(tournament)
     if fixture is not None:
         if fixture.tournament_id != tournament.pk:
-            raise DomainError("That fixture is not in this tournament.", reason="bad_scope")
+            raise DomainError(_("That fixture is not in this tournament."), reason="bad_scope")
         stage = SimulationRun.Stage.FIXTURE
     elif round_number is not None:
         stage = SimulationRun.Stage.ROUND
     elif stage not in STAGES:
-        raise DomainError({"stage": [f"Unknown stage {stage!r}: use pools, knockout or all."]}, reason="bad_scope")
+        raise DomainError({"stage": [_("Unknown stage %(stage)s: use pools, knockout or all.")
+                                       % {"stage": repr(stage)}]}, reason="bad_scope")
     if SimulationRun.objects.filter(tournament=tournament, status=SimulationRun.Status.RUNNING).exists():
-        raise Conflict("A simulation of this tournament is already running: wait for it to finish.",
+        raise Conflict(_("A simulation of this tournament is already running: wait for it to finish."),
                        reason="already_running")
     run = SimulationRun(tournament=tournament, seed=_parse_seed(seed), stage=stage, fixture=fixture,
                         round_number=round_number, created_by=user if getattr(user, "is_authenticated", False)
@@ -182,15 +186,15 @@ def simulation_create(*, tournament: Tournament, stage: str = "all", seed=None, 
     counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
         total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
     if counts["total"] == 0:
-        raise DomainError("There is nothing to simulate: this part of the tournament has no fixtures.",
+        raise DomainError(_("There is nothing to simulate: this part of the tournament has no fixtures."),
                           reason="nothing_to_simulate")
     if counts["done"] == counts["total"]:
-        raise DomainError("Every fixture of this part of the tournament already has a result.",
+        raise DomainError(_("Every fixture of this part of the tournament already has a result."),
                           reason="nothing_to_simulate")
     run.total, run.done = counts["total"], counts["done"]
     if not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists():
-        raise DomainError("No fixture can be played yet: their teams are not known (finish the pools first) "
-                          "or they are being played by people.", reason="not_ready")
+        raise DomainError(_("No fixture can be played yet: their teams are not known (finish the pools first) "
+                          "or they are being played by people."), reason="not_ready")
     run.save()
     return run
 
@@ -204,8 +208,8 @@ def simulation_start(*, tournament: Tournament, stage: str = "all", user=None, s
     lost later (Redis restarted) is handed out again by the periodic ``resume_stalled_runs``.
     """
     if not workers.broker_available():
-        raise Unavailable("The simulation workers cannot be reached (their queue, Redis, is down): nothing was "
-                          "started. Try again in a minute.", reason="broker_unavailable")
+        raise Unavailable(_("The simulation workers cannot be reached (their queue, Redis, is down): nothing was "
+                          "started. Try again in a minute."), reason="broker_unavailable")
     with transaction.atomic():
         run = simulation_create(tournament=tournament, stage=stage, seed=seed, user=user, fixture=fixture,
                                 round_number=round_number)
@@ -324,7 +328,7 @@ def play_fixture(fixture: Fixture, seed: int):
         state = new_game(tournament.ruleset, seed=seed, options=options)
     except ValueError as exc:
         # Options written around the validating services: a clear failure on the progress bar, not a crash.
-        raise DomainError(f"The tournament's rule set options are refused by the engine: {exc}")
+        raise DomainError(_("The tournament's rule set options are refused by the engine: %(exc)s") % {"exc": exc})
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
     # Bulk simulation: the international player thinks with its cheaper simulation budget.
     players = {s: make_player(tournament.ruleset, levels[s], simulation=True) for s in cls.spec.person_seats}

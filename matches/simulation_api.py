@@ -7,6 +7,7 @@ organisers start a simulation), work in ``matches.simulation`` and ``matches.odd
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -59,7 +60,7 @@ class SimulationAPI(APIView):
         if not request.user.is_authenticated:
             raise NotAuthenticated("Sign in as an organiser of this tournament to simulate it.")
         if not can_edit_tournament(request.user, tournament):
-            raise Forbidden("Only the organisers of this tournament may simulate it.")
+            raise Forbidden(_("Only the organisers of this tournament may simulate it."))
         params = SimulationStartSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         values = params.validated_data

@@ -99,7 +99,8 @@ class TournamentFormat:
         raise NotImplementedError
 
     def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:
-        raise DomainError(f"The {tournament.get_format_display()} format has no knockout bracket.")
+        raise DomainError(_("The %(format)s format has no knockout bracket.")
+                            % {"format": tournament.get_format_display()})
 
     def after_result(self, tournament: Tournament, fixture: Fixture, *, user: Any = None) -> None:
         return None
@@ -146,7 +147,8 @@ def int_option(kwargs: dict[str, Any], key: str, default: int) -> int:
     try:
         return int(value if value not in (None, "") else default)
     except (TypeError, ValueError):
-        raise DomainError({key: [f"{key} must be a whole number, not {value!r}."]})
+        raise DomainError({key: [_("%(key)s must be a whole number, not %(value)s.")
+                                   % {"key": key, "value": repr(value)}]})
 
 
 def bool_option(kwargs: dict[str, Any], key: str, default: bool) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine import MANUAL
@@ -68,8 +69,8 @@ class CupPlateFormat(PooledFormat):
                  for t in options.get("tiers") or default_tiers(smallest, plate_from_cup_losers=losers)]
         too_deep = [name for name, positions in tiers if max(positions) > smallest]
         if too_deep:
-            raise DomainError(f"Tier(s) {', '.join(too_deep)} take a pool position that the smallest pool "
-                              f"({smallest} teams) does not have.")
+            raise DomainError(_("Tier(s) %(tiers)s take a pool position that the smallest pool (%(smallest)s teams) "
+                                "does not have.") % {"tiers": ', '.join(too_deep), "smallest": smallest})
         plans = brackets.tiered_knockouts(names, tiers, third_place=third)
         if losers:
             plate = brackets.losers_knockout(plans[0], name=options.get("losers_tier_name", "Plate"),

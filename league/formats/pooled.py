@@ -45,7 +45,7 @@ class PooledFormat(TournamentFormat):
         """The pools' names and the size of the smallest (refused before the draw)."""
         pools = list(Pool.objects.filter(tournament=tournament))
         if not pools:
-            raise DomainError("Draw the pools before making the knockout bracket.")
+            raise DomainError(_("Draw the pools before making the knockout bracket."))
         sizes = [Entry.objects.filter(pool=p).count() for p in pools]
         return [p.name for p in pools], min(sizes)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine import MANUAL
@@ -43,9 +44,10 @@ class PoolsKnockoutFormat(PooledFormat):
         names, smallest = self.pool_sizes(tournament)
         k = int((tournament.format_options or {}).get("qualifiers", 2))
         if not 1 <= k <= smallest:
-            raise DomainError(f"Each pool can send 1 to {smallest} teams to the knockout, not {k}.")
+            raise DomainError(_("Each pool can send 1 to %(smallest)s teams to the knockout, not %(count)s.")
+                                % {"smallest": smallest, "count": k})
         if k * len(names) < 2:
-            raise DomainError("A knockout needs at least two qualifiers: let more teams through.")
+            raise DomainError(_("A knockout needs at least two qualifiers: let more teams through."))
         return [brackets.pools_knockout(names, k, third_place=third_place(tournament))]
 
 

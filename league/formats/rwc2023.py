@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine import MANUAL
@@ -50,7 +51,8 @@ class Rwc2023Format(PooledFormat):
                                                               code__in=[row[0] for row in RWC2023_NATIONS])}
             missing = [row[0] for row in RWC2023_NATIONS if row[0] not in nations]
             if missing:
-                raise DomainError(f"The RWC 2023 nations are missing ({', '.join(missing)}): run migrate.")
+                raise DomainError(_("The RWC 2023 nations are missing (%(codes)s): run migrate.")
+                                    % {"codes": ', '.join(missing)})
             # Seeds follow the ranking (1 = best) so that seeds and the last tie-breaker agree.
             by_ranking = sorted(RWC2023_NATIONS, key=lambda row: row[5])
             pools = {pool: pool_create(tournament=tournament, name=pool, order=order)

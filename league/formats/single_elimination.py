@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine import MANUAL
@@ -54,7 +55,7 @@ class SingleEliminationFormat(TournamentFormat):
     def bracket_plans(self, tournament: Tournament) -> list[brackets.Bracket]:
         entries = entries_in_seed_order(tournament)
         if len(entries) < 2:
-            raise DomainError("A knockout needs at least two teams.")
+            raise DomainError(_("A knockout needs at least two teams."))
         return [brackets.knockout([f"seed:{e.seed}" for e in entries], third_place=third_place(tournament))]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine import MANUAL, rulesets
@@ -64,10 +65,10 @@ class SoloFormat(TournamentFormat):
         """One solo fixture per entrant and attempt: the entrant at home, the game itself as the opposition."""
         attempts = int(attempts or (tournament.format_options or {}).get("attempts", 1))
         if attempts < 1:
-            raise DomainError("Each entrant needs at least one attempt.")
+            raise DomainError(_("Each entrant needs at least one attempt."))
         entries = entries_in_seed_order(tournament)
         if not entries:
-            raise DomainError("Enter the players before making their solo challenges.")
+            raise DomainError(_("Enter the players before making their solo challenges."))
         fixtures_create(tournament=tournament, fixtures=[
             Fixture(tournament=tournament, stage=Fixture.Stage.SOLO, round_number=attempt,
                     round_name=f"Attempt {attempt}", home=entry, away_source="solo", slot=i)

@@ -118,7 +118,8 @@ class SwissFormat(TournamentFormat):
         unfinished = [f for f in existing if f.away_id is not None and not _has_result(f)
                       and f.status != Fixture.Status.CANCELLED]
         if unfinished:
-            raise DomainError(f"Round {last} is not finished: {len(unfinished)} result(s) missing.")
+            raise DomainError(_("Round %(round)s is not finished: %(count)s result(s) missing.")
+                                % {"round": last, "count": len(unfinished)})
         points = {row["entry_id"]: row["points"] for row in table}
         played = [(f.home_id, f.away_id) for f in existing if f.away_id is not None]
         byes: dict[int, int] = {}
@@ -138,7 +139,7 @@ class SwissFormat(TournamentFormat):
                 pairing = swiss.swiss_pairings(ranked, played=played, byes=byes, points=points, venues=venues,
                                                rounds_left=total - last - 1)
         except swiss.SwissError as exc:
-            raise DomainError(f"Round {last + 1} cannot be paired: {exc}.")
+            raise DomainError(_("Round %(round)s cannot be paired: %(exc)s.") % {"round": last + 1, "exc": exc})
         number = last + 1
         fixtures = [Fixture(tournament=tournament, stage=Fixture.Stage.SWISS, round_number=number,
                             round_name=f"Round {number}", home_id=home, away_id=away, slot=i)

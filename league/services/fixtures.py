@@ -31,7 +31,8 @@ def _check_fixture_room(tournament: Tournament, adding: int) -> None:
     may cost the database, whatever path writes them)."""
     limit = int(settings.MAX_FIXTURES_PER_TOURNAMENT)
     if adding and Fixture.objects.filter(tournament=tournament).count() + adding > limit:
-        raise DomainError(f"A tournament can have at most {limit:,} fixtures: split the teams into more pools.")
+        raise DomainError(_("A tournament can have at most %(limit)s fixtures: split the teams into more pools.")
+                            % {"limit": format(limit, ',')})
 
 
 def entries_in_seed_order(tournament: Tournament) -> list[Entry]:
@@ -72,15 +73,15 @@ def fixtures_generate_round_robin(
         existing = Fixture.objects.select_for_update().filter(tournament=tournament, stage=Fixture.Stage.POOL)
         if existing.exists():
             if not replace:
-                raise DomainError("This tournament already has pool fixtures.")
+                raise DomainError(_("This tournament already has pool fixtures."))
             if Result.objects.filter(fixture__in=existing).exists():
-                raise DomainError("Pool fixtures with results cannot be replaced; delete the results first.")
+                raise DomainError(_("Pool fixtures with results cannot be replaced; delete the results first."))
             ResultChange.objects.filter(fixture__in=existing).delete()
             existing.delete()
         pools = list(Pool.objects.filter(tournament=tournament))
         entries = list(Entry.objects.filter(tournament=tournament, pool__isnull=False).order_by("seed", "pk"))
         if not pools or not entries:
-            raise DomainError("Put the teams in pools before generating fixtures.")
+            raise DomainError(_("Put the teams in pools before generating fixtures."))
         # Each round's matches in the order they take slots: the pools interleaved (A, B, C, A, ...), board order
         # within a pool -- as ``league.services.schedule`` orders the fixtures it re-times.
         pools.sort(key=lambda p: (p.order, p.name))
@@ -173,7 +174,7 @@ def fixtures_create(*, tournament: Tournament, fixtures: Sequence[Fixture]) -> l
     """Write fixtures a format has planned (a Swiss round, solo attempts), unsaved, all of ``tournament``;
     they are timed by the tournament's plan after the fixtures already there."""
     if any(f.tournament_id != tournament.pk for f in fixtures):
-        raise DomainError("Every fixture must belong to the tournament.")
+        raise DomainError(_("Every fixture must belong to the tournament."))
     _check_fixture_room(tournament, len(fixtures))
     created = Fixture.objects.bulk_create(list(fixtures))
     fixtures_time(tournament=tournament, fixtures=created)
@@ -186,8 +187,8 @@ def fixtures_delete(*, tournament: Tournament, fixtures: QuerySet[Fixture]) -> i
     """Delete fixtures of ``tournament`` that have no result (a format re-planning its later rounds)."""
     fixtures = fixtures.filter(tournament=tournament)
     if Result.objects.filter(fixture__in=fixtures).exists():
-        raise DomainError("Fixtures with results cannot be deleted.")
-    count, _ = fixtures.delete()
+        raise DomainError(_("Fixtures with results cannot be deleted."))
+    count, _deleted = fixtures.delete()
     tournament_changed(tournament)
     return count
 
@@ -205,9 +206,9 @@ def bracket_fixtures_create(*, tournament: Tournament, plans: Sequence[brackets.
     existing = Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.KNOCKOUT)
     if existing.exists():
         if not replace:
-            raise DomainError("This tournament already has its knockout fixtures.")
+            raise DomainError(_("This tournament already has its knockout fixtures."))
         if Result.objects.filter(fixture__in=existing).exists():
-            raise DomainError("Knockout fixtures with results cannot be replaced.")
+            raise DomainError(_("Knockout fixtures with results cannot be replaced."))
         existing.delete()
     earlier = Fixture.objects.filter(tournament=tournament).exclude(stage=Fixture.Stage.KNOCKOUT).aggregate(
         m=Max("round_number"))
@@ -239,9 +240,10 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
     result exists. Returns {pool name: [team codes]}.
     """
     if method not in draws.METHODS:
-        raise DomainError({"method": [f"Unknown draw method {method!r}; use one of: {', '.join(draws.METHODS)}."]})
+        raise DomainError({"method": [_("Unknown draw method %(method)s; use one of: %(choices)s.")
+                                        % {"method": repr(method), "choices": ', '.join(draws.METHODS)}]})
     if Result.objects.filter(fixture__tournament=tournament, fixture__stage=Fixture.Stage.POOL).exists():
-        raise DomainError("The pools cannot be drawn again: pool results have been entered.")
+        raise DomainError(_("The pools cannot be drawn again: pool results have been entered."))
     entries = entries_in_seed_order(tournament)
     by_code = {e.team.code: e for e in entries}
     try:
@@ -264,7 +266,7 @@ def pools_fill(*, tournament: Tournament, method: str = draws.SEEDED, pools: int
             draw = draws.banded_draw if method == draws.SEEDED else draws.random_draw
             drawn = draw([e.team.code for e in entries], names, seed=seed)
     except draws.DrawError as exc:
-        raise DomainError(f"The draw cannot be made: {exc}.")
+        raise DomainError(_("The draw cannot be made: %(exc)s.") % {"exc": exc})
     Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL).delete()
     Pool.objects.filter(tournament=tournament).exclude(name__in=names).delete()
     pool_objects = {name: pool_create(tournament=tournament, name=name, order=i)

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
 
 from league import match_clock
 from league.cache import fixture_tokens, sections_changed
@@ -68,11 +69,12 @@ def scorer_link_create(*, tournament: Tournament, fixture: Fixture | None = None
     """Make a scorer link for one fixture, or for every fixture on one pitch or table (``venue``)."""
     venue = clean_text(venue)
     if (fixture is None) == (not venue):
-        raise DomainError("A scorer link is for one fixture or for one pitch or table.")
+        raise DomainError(_("A scorer link is for one fixture or for one pitch or table."))
     if fixture is not None and fixture.tournament_id != tournament.pk:
-        raise NotFound("No such fixture in this tournament.")
+        raise NotFound(_("No such fixture in this tournament."))
     if venue and not Fixture.objects.filter(tournament=tournament, venue=venue).exists():
-        raise DomainError({"venue": [f"No fixture of this tournament is played on {venue!r}."]})
+        raise DomainError({"venue": [_("No fixture of this tournament is played on %(venue)s.")
+                                       % {"venue": repr(venue)}]})
     nonce = secrets.token_hex(16)
     link = ScorerLink(tournament=tournament, fixture=fixture, venue=venue, label=clean_text(label)[:80],
                       nonce=nonce, created_by=user if getattr(user, "is_authenticated", False) else None)
@@ -161,24 +163,25 @@ def live_event_record(*, fixture: Fixture, client_id: Any, kind: Any, code: Any 
     (409) with a message. Only the organisers and the holders of a live scorer link for the fixture may score.
     """
     if not isinstance(client_id, str) or not _CLIENT_ID.match(client_id):
-        raise DomainError({"id": ["An event needs an id of 1 to 40 letters, digits, '-' or '_'."]})
+        raise DomainError({"id": [_("An event needs an id of 1 to 40 letters, digits, '-' or '_'.")]})
     if kind not in ScoreEvent.Kind.values:
-        raise DomainError({"kind": [f"Unknown event kind {kind!r}; use one of: {', '.join(ScoreEvent.Kind.values)}."]})
+        raise DomainError({"kind": [_("Unknown event kind %(kind)s; use one of: %(choices)s.")
+                                      % {"kind": repr(kind), "choices": ', '.join(ScoreEvent.Kind.values)}]})
     code = code if isinstance(code, str) else ""
     undoes = undoes if isinstance(undoes, str) else ""
     if side in ("home", "away"):
         side = 0 if side == "home" else 1
     if kind in (ScoreEvent.Kind.SCORE, ScoreEvent.Kind.CARD):
         if side not in (0, 1) or isinstance(side, bool):
-            raise DomainError({"side": ["A score or a card is the home side's or the away side's."]})
+            raise DomainError({"side": [_("A score or a card is the home side's or the away side's.")]})
     else:
         side = None
     player = clean_text(player)[:PLAYER_MAX] if isinstance(player, str) else ""
     if kind == ScoreEvent.Kind.UNDO:
         code = ""  # an undo names its event by ``undoes``
     if not can_score_fixture(user, link, fixture):
-        raise Forbidden("This scorer link does not score this match (revoked, or for another match). Ask an "
-                        "organiser for a new one.")
+        raise Forbidden(_("This scorer link does not score this match (revoked, or for another match). Ask an "
+                        "organiser for a new one."))
     # An event is never changed once stored: one sent again is answered without waiting for the match's lock.
     existing = _existing(fixture, client_id, kind, code, side, undoes)
     if existing is not None:
@@ -202,7 +205,7 @@ def _existing(fixture: Fixture, client_id: str, kind: str, code: str, side: int 
     if existing is None:
         return None
     if not _same(existing, kind, code, side, undoes):
-        raise Conflict("This event id was already used for another event of this match.", reason="id_reused")
+        raise Conflict(_("This event id was already used for another event of this match."), reason="id_reused")
     return EventOutcome(existing, applied=False)
 
 
@@ -210,11 +213,11 @@ def _record(fixture: Fixture, tournament: Tournament, *, client_id: str, kind: s
             player: str, at: dt.datetime | None, undoes: str, user: Any, link: ScorerLink | None) -> EventOutcome:
     tournament_require_open(tournament)
     if fixture.status == Fixture.Status.CANCELLED:
-        raise Conflict("This fixture is cancelled: it cannot be scored.")
+        raise Conflict(_("This fixture is cancelled: it cannot be scored."))
     if fixture.home_id is None or fixture.away_id is None or not fixture_ready_for_result(fixture):
-        raise Conflict("Both teams of this fixture must be known before it is scored live.")
+        raise Conflict(_("Both teams of this fixture must be known before it is scored live."))
     if fixture.status == Fixture.Status.PLAYED:  # a result makes it played (``result_record``)
-        raise Conflict("This match already has its result. An organiser corrects it on the result form.",
+        raise Conflict(_("This match already has its result. An organiser corrects it on the result form."),
                        reason="has_result")
     live, _created = LiveMatch.objects.select_for_update().get_or_create(
         fixture=fixture, defaults={"tournament": tournament, "half_seconds": tournament.half_minutes * 60})
@@ -237,9 +240,9 @@ def _record(fixture: Fixture, tournament: Tournament, *, client_id: str, kind: s
     else:
         at = now
         if clock.phase == match_clock.NOT_STARTED:
-            raise Conflict("Start the match clock (kick-off) before scoring.", reason="not_started")
+            raise Conflict(_("Start the match clock (kick-off) before scoring."), reason="not_started")
         if clock.phase == match_clock.FULL_TIME:
-            raise Conflict("The match is over (full time): it cannot be scored any more.", reason="full_time")
+            raise Conflict(_("The match is over (full time): it cannot be scored any more."), reason="full_time")
         if kind == ScoreEvent.Kind.SCORE:
             counts: dict[str, int] = {}
             for event in standing:
@@ -251,19 +254,21 @@ def _record(fixture: Fixture, tournament: Tournament, *, client_id: str, kind: s
                 raise DomainError({"code": [message]})
         elif kind == ScoreEvent.Kind.CARD:
             if scoring.card(code) is None:
-                cards = ", ".join(card.id for card in scoring.cards) or "none"
-                raise DomainError({"code": [f"{scoring.name.capitalize()} has no card {code!r} (cards: {cards})."]})
+                cards = ", ".join(card.id for card in scoring.cards) or "-"
+                message = _("%(game)s has no card %(code)s (cards: %(cards)s).") % {
+                    "game": scoring.name.capitalize(), "code": repr(code), "cards": cards}
+                raise DomainError({"code": [message]})
         else:  # undo
             target = ScoreEvent.objects.filter(fixture=fixture, client_id=undoes).first() if undoes else None
             if target is None:
-                raise Conflict("There is no such event to undo in this match.", reason="undo_unknown")
+                raise Conflict(_("There is no such event to undo in this match."), reason="undo_unknown")
             if target.kind not in (ScoreEvent.Kind.SCORE, ScoreEvent.Kind.CARD):
-                raise Conflict("Only a score or a card can be undone.", reason="undo_kind")
+                raise Conflict(_("Only a score or a card can be undone."), reason="undo_kind")
             if ScoreEvent.objects.filter(undoes=target).exists():
-                raise Conflict("This event has already been undone (by another scorer?).", reason="undo_done")
+                raise Conflict(_("This event has already been undone (by another scorer?)."), reason="undo_done")
             if standing and standing[-1].pk != target.pk:
-                raise Conflict("Another event has been recorded since (by another scorer?): the undo is refused. "
-                               "Check the list of events, and undo the latest one if it is wrong.",
+                raise Conflict(_("Another event has been recorded since (by another scorer?): the undo is refused. "
+                               "Check the list of events, and undo the latest one if it is wrong."),
                                reason="undo_stale")
             standing = [event for event in standing if event.pk != target.pk]
     live.last_seq += 1
@@ -316,10 +321,10 @@ def live_result_confirm(*, fixture: Fixture, user: Any, winner: Any = None, deci
     the result (``winner``/``decided_by``: who went through a level knockout match, and how)."""
     fixture = Fixture.objects.select_related("tournament").get(pk=fixture.pk)
     if not can_edit_tournament(user, fixture.tournament):
-        raise Forbidden("Only the organisers of this tournament may confirm a result.")
+        raise Forbidden(_("Only the organisers of this tournament may confirm a result."))
     live = LiveMatch.objects.select_for_update().filter(fixture=fixture).first()
     if live is None or live.phase != match_clock.FULL_TIME:
-        raise Conflict("This match has not reached full time on the live score.", reason="not_full_time")
+        raise Conflict(_("This match has not reached full time on the live score."), reason="not_full_time")
     result = result_record(fixture=fixture, **_result_values(live), winner=winner, decided_by=decided_by,
                            source=Result.Source.LIVE, user=user, reason="Live score confirmed by an organiser.")
     live.result_note = ""

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import get_spec
 from league import advancement, hooks
@@ -98,13 +99,14 @@ def _check_number(errors: dict[str, list[str]], name: str, value: Any, label: st
         # ASCII digits only: "²" is a digit to str.isdigit() but not a number to int(), and "--5" is no number.
         number = int(value.strip())
     if number is None and isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        errors.setdefault(name, []).append(f"The {label} is too large.")
+        errors.setdefault(name, []).append(_("The %(label)s is too large.") % {"label": label})
     elif number is None:
-        errors.setdefault(name, []).append(f"The {label} must be a whole number, not {str(value)[:20]!r}.")
+        errors.setdefault(name, []).append(_("The %(label)s must be a whole number, not %(value)s.")
+                                            % {"label": label, "value": repr(str(value)[:20])})
     elif number < 0:
-        errors.setdefault(name, []).append(f"The {label} cannot be negative.")
+        errors.setdefault(name, []).append(_("The %(label)s cannot be negative.") % {"label": label})
     elif number > 32767:
-        errors.setdefault(name, []).append(f"The {label} is too large.")
+        errors.setdefault(name, []).append(_("The %(label)s is too large.") % {"label": label})
     else:
         return number
     return None
@@ -124,12 +126,13 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
     """
     errors: dict[str, list[str]] = {}
     if kind not in Result.Kind.values:
-        raise DomainError({"kind": [f"Unknown result kind {kind!r}; use one of: {', '.join(Result.Kind.values)}."]})
+        raise DomainError({"kind": [_("Unknown result kind %(kind)s; use one of: %(choices)s.")
+                                      % {"kind": repr(kind), "choices": ', '.join(Result.Kind.values)}]})
     if decided_by not in Result.DecidedBy.values:
-        raise DomainError({"decided_by": [f"Unknown value {decided_by!r}."]})
+        raise DomainError({"decided_by": [_("Unknown value %(decided_by)s.") % {"decided_by": repr(decided_by)}]})
     # A solo-challenge attempt has no away team: the entrant plays the game itself (away score = the game's).
     if not fixture_ready_for_result(fixture):
-        raise DomainError("Both teams of this fixture must be known before its result.")
+        raise DomainError(_("Both teams of this fixture must be known before its result."))
     if kind != Result.Kind.PLAYED:
         to_home = kind == Result.Kind.WALKOVER_HOME
         values = {
@@ -141,16 +144,18 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
             "winner_id": fixture.home_id if to_home else fixture.away_id,
         }
         if winner is not None and winner.pk != values["winner_id"]:
-            raise DomainError({"winner": ["The winner of a walkover is the team it is awarded to."]})
+            raise DomainError({"winner": [_("The winner of a walkover is the team it is awarded to.")]})
         return values
     numbers: dict[str, int | None] = {}
-    for name, value, label in (("home_score", home_score, "home score"), ("away_score", away_score, "away score"),
-                               ("home_tries", home_tries, "home tries"), ("away_tries", away_tries, "away tries")):
+    for name, value, label in (("home_score", home_score, _("home score")),
+                               ("away_score", away_score, _("away score")),
+                               ("home_tries", home_tries, _("home tries")),
+                               ("away_tries", away_tries, _("away tries"))):
         if value is None or value == "":
             if name.endswith("tries"):
                 numbers[name] = 0  # tries are optional: football and solo results have none
                 continue
-            errors.setdefault(name, []).append(f"The {label} is required.")
+            errors.setdefault(name, []).append(_("The %(label)s is required.") % {"label": label})
             continue
         numbers[name] = _check_number(errors, name, value, label)
     if errors:
@@ -160,14 +165,14 @@ def result_values_validate(*, tournament: Tournament, fixture: Fixture, home_sco
     for side in ("home", "away"):
         message = scoring.score_error(valid[f"{side}_score"], valid[f"{side}_tries"])
         if message:
-            errors.setdefault(f"{side}_score", []).append(f"{side.capitalize()}: {message}")
+            errors.setdefault(f"{side}_score", []).append(f"{_('Home') if side == 'home' else _('Away')}: {message}")
     winner_id = winner.pk if winner is not None else None
     if winner_id is not None and winner_id not in (fixture.home_id, fixture.away_id):
-        errors.setdefault("winner", []).append("The winner must be one of the two teams of this fixture.")
+        errors.setdefault("winner", []).append(_("The winner must be one of the two teams of this fixture."))
     elif valid["home_score"] != valid["away_score"]:
         leader = fixture.home_id if valid["home_score"] > valid["away_score"] else fixture.away_id
         if winner_id is not None and winner_id != leader:
-            errors.setdefault("winner", []).append("The winner must be the team with the higher score.")
+            errors.setdefault("winner", []).append(_("The winner must be the team with the higher score."))
         winner_id = leader
     if errors:
         raise DomainError(errors)
@@ -204,11 +209,11 @@ def result_record(
     tournament = fixture.tournament
     tournament_require_open(tournament)
     if fixture.status == Fixture.Status.CANCELLED:
-        raise DomainError("This fixture is cancelled: it cannot have a result.")
+        raise DomainError(_("This fixture is cancelled: it cannot have a result."))
     if source not in Result.Source.values:
-        raise DomainError({"source": [f"Unknown source {source!r}."]})
+        raise DomainError({"source": [_("Unknown source %(source)s.") % {"source": repr(source)}]})
     if stats is not None and not isinstance(stats, dict):
-        raise DomainError({"stats": ["Stats must be a JSON object."]})
+        raise DomainError({"stats": [_("Stats must be a JSON object.")]})
     values = result_values_validate(tournament=tournament, fixture=fixture, home_score=home_score,
                                     away_score=away_score, home_tries=home_tries, away_tries=away_tries,
                                     kind=kind, winner=winner, decided_by=decided_by)
@@ -230,7 +235,7 @@ def result_record(
         # No savepoint of its own: the error leaves this function's atomic block at once, which rolls it back.
         result.save()
     except IntegrityError as exc:  # e.g. a score over the column's range on PostgreSQL
-        raise DomainError(f"The result could not be saved: {exc}.")
+        raise DomainError(_("The result could not be saved: %(exc)s.") % {"exc": exc})
     fixture.result = result
     ResultChange.objects.create(fixture=fixture, action="created" if old is None else "updated", old=old,
                                 new=new, reason=(reason or "")[:200], changed_by=result.entered_by)
@@ -272,7 +277,7 @@ def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "", reset
     tournament_require_open(fixture.tournament)
     result = advancement.result_of(fixture)
     if result is None:
-        raise NotFound("This fixture has no result yet.")
+        raise NotFound(_("This fixture has no result yet."))
     advancement.validate_result_change(fixture=fixture, values=None)
     old = _result_values(result)
     result.delete()
@@ -351,7 +356,7 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
     entry = Entry.objects.select_for_update().select_related("team", "tournament").get(pk=entry.pk)
     tournament_require_open(entry.tournament)
     if entry.withdrawn_at is not None:
-        raise DomainError(f"{entry.team.name} has already withdrawn.")
+        raise DomainError(_("%(team)s has already withdrawn.") % {"team": entry.team.name})
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     why = reason or f"{entry.team.name} withdrew."
@@ -412,15 +417,16 @@ def _read_text(file: Any) -> str:
     else:
         data = file.read(limit + 1)
     if len(data) > limit:
-        raise DomainError(f"The file is too large: {limit // 1000:,} kB at most. Split it into smaller files.")
+        raise DomainError(_("The file is too large: %(size)s kB at most. Split it into smaller files.")
+                            % {"size": format(limit // 1000, ',')})
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise DomainError("The file is not UTF-8 text: save the CSV as UTF-8 and try again.")
+            raise DomainError(_("The file is not UTF-8 text: save the CSV as UTF-8 and try again."))
     if "\x00" in data:
         # NUL characters mean a binary or UTF-16 file (and PostgreSQL refuses them in text).
-        raise DomainError("The file is not CSV text (it contains NUL characters): save it as CSV UTF-8.")
+        raise DomainError(_("The file is not CSV text (it contains NUL characters): save it as CSV UTF-8."))
     return data.lstrip("\ufeff")
 
 
@@ -446,7 +452,7 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:  # e.g. a cell longer than the csv module's limit, a stray quote
-        raise DomainError(f"Line {reader.line_num}: the CSV cannot be read ({exc}).")
+        raise DomainError(_("Line %(line)s: the CSV cannot be read (%(exc)s).") % {"line": reader.line_num, "exc": exc})
     pools = {p.name.upper(): p for p in Pool.objects.filter(tournament=tournament)}
     entries = list(Entry.objects.filter(tournament=tournament).select_related("team"))
     by_team: dict[str, Entry] = {}
@@ -474,60 +480,65 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
         if line == 1 and cells[0].lower() == "pool":
             continue  # the header
         if not len(IMPORT_COLUMNS) <= len(cells) <= most:
-            errors.append(f"Line {line}: expected {len(IMPORT_COLUMNS)} columns ({','.join(IMPORT_COLUMNS)}), "
-                          f"found {len(cells)}.")
+            errors.append(_("Line %(line)s: expected %(expected)s columns (%(columns)s), found %(found)s.") % {
+                "line": line, "expected": len(IMPORT_COLUMNS), "columns": ",".join(IMPORT_COLUMNS),
+                "found": len(cells)})
             continue
         data = dict(zip((*IMPORT_COLUMNS, *IMPORT_OPTIONAL_COLUMNS), cells, strict=False))
         problems = []
         solo = not data["away"]
         pool = _import_pool(data["pool"], pools)
         if data["pool"] and pool is None:
-            problems.append(f"unknown pool {data['pool']!r}")
+            problems.append(_("unknown pool %(pool)s") % {"pool": repr(data["pool"])})
         home, away = by_team.get(data["home"].upper()), by_team.get(data["away"].upper())
         for side in ("home", "away") if not solo else ("home",):
             if (home if side == "home" else away) is None:
-                problems.append(f"no team {data[side]!r} in this tournament" if data[side]
-                                else f"the {side} team is missing")
+                problems.append(_("no team %(team)s in this tournament") % {"team": repr(data[side])} if data[side]
+                                else _("the home team is missing") if side == "home" else _("the away team is missing"))
         winner = by_team.get(data.get("winner", "").upper()) if data.get("winner") else None
         if data.get("winner") and winner is None:
-            problems.append(f"no team {data['winner']!r} in this tournament")
+            problems.append(_("no team %(team)s in this tournament") % {"team": repr(data["winner"])})
         round_number = None
         if data["round"]:
             if ROUND_NUMBER.fullmatch(data["round"]):
                 round_number = int(data["round"])
             else:
-                problems.append(f"the round must be a whole number, not {data['round']!r}")
+                problems.append(_("the round must be a whole number, not %(value)s") % {"value": repr(data["round"])})
         day = None
         if data["date"]:
             try:
                 day = datetime.strptime(data["date"], "%Y-%m-%d").date()
             except ValueError:
-                problems.append(f"the date must look like 2023-09-08, not {data['date']!r}")
+                problems.append(_("the date must look like 2023-09-08, not %(value)s") % {"value": repr(data["date"])})
         if problems:
-            errors.append(f"Line {line}: " + "; ".join(problems) + ".")
+            errors.append(_("Line %(line)s: %(problems)s.") % {"line": line, "problems": "; ".join(problems)})
             continue
         assert home is not None
         if away is not None and home.pk == away.pk:
-            errors.append(f"Line {line}: a team cannot play itself.")
+            errors.append(_("Line %(line)s: a team cannot play itself.") % {"line": line})
             continue
         pair = frozenset((home.pk, away.pk if away is not None else None))
         candidates = by_pair.get((pool.pk if pool is not None else None, pair), [])
         found, swapped = _import_fixture(candidates, home, round_number, day)
-        names = f"{home.team.code} v {away.team.code}" if away is not None else f"{home.team.code}'s attempt"
-        where = f" in pool {pool.name}" if pool is not None else ""
+        names = (_("%(home)s v %(away)s") % {"home": home.team.code, "away": away.team.code} if away is not None
+                 else _("%(player)s's attempt") % {"player": home.team.code})
+        where = _(" in pool %(pool)s") % {"pool": pool.name} if pool is not None else ""
         if found is None and candidates:
-            errors.append(f"Line {line}: {names} meet more than once{where}: give the round or the date of "
-                          "this match." if away is not None else
-                          f"Line {line}: {names} has several attempts: give the round (the attempt's number).")
+            errors.append(_("Line %(line)s: %(names)s meet more than once%(where)s: give the round or the date of "
+                            "this match.") % {"line": line, "names": names, "where": where} if away is not None else
+                          _("Line %(line)s: %(names)s has several attempts: give the round (the attempt's number).")
+                          % {"line": line, "names": names})
             continue
         if found is None:
-            errors.append(f"Line {line}: no fixture {names}{where}"
-                          + (f" in round {round_number}" if round_number else "")
-                          + (f" on {day}" if day else "") + ".")
+            errors.append(_("Line %(line)s: no fixture %(names)s%(where)s")
+                          % {"line": line, "names": names, "where": where}
+                          + (_(" in round %(round)s") % {"round": round_number} if round_number else "")
+                          + (_(" on %(day)s") % {"day": day} if day else "") + ".")
             continue
         fixture = found
         if fixture.pk in seen:
-            errors.append(f"Line {line}: the fixture {names} is already on line {seen[fixture.pk]}.")
+            errors.append(_("Line %(line)s: the fixture %(names)s is already on line %(first)s.")
+                          % {"line": line, "names": names, "first": seen[fixture.pk]})
             continue
         seen[fixture.pk] = line
         values: dict[str, Any] = {k: data[k] for k in ("home_score", "away_score", "home_tries", "away_tries")}
@@ -543,25 +554,27 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
             checked = result_values_validate(tournament=tournament, fixture=fixture, **values)
             advancement.validate_result_change(fixture=fixture, values=dict(checked))
         except ValidationError as exc:
-            errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
+            errors.append(_("Line %(line)s: %(problems)s")
+                              % {"line": line, "problems": " ".join(error_messages(exc))})
             continue
         planned.append((line, fixture, values))
     if errors:
         raise DomainError(_capped(errors))
     if not planned:
-        raise DomainError("The file has no result rows.")
+        raise DomainError(_("The file has no result rows."))
 
     summary = ImportSummary()
     with transaction.atomic(), _one_change():
         existing = {r.fixture_id: _result_values(r) for r in Result.objects.filter(
-            fixture__in=[f for _, f, _ in planned])}
+            fixture__in=[f for _line, f, _values in planned])}
         for line, fixture, values in planned:
             before = existing.get(fixture.pk)
             try:
                 after = _result_values(result_record(fixture=fixture, source=Result.Source.IMPORT, user=user,
                                                      reason="CSV import", **values))
             except ValidationError as exc:
-                errors.append(f"Line {line}: " + " ".join(error_messages(exc)))
+                errors.append(_("Line %(line)s: %(problems)s")
+                              % {"line": line, "problems": " ".join(error_messages(exc))})
                 continue
             summary.lines.append(line)
             if before is None:
@@ -584,7 +597,8 @@ def _capped(errors: list[str]) -> list[str]:
     limit = int(settings.MAX_IMPORT_ERRORS)
     if len(errors) <= limit:
         return errors
-    return [*errors[:limit], f"… and {len(errors) - limit} more lines with errors (fix these first)."]
+    more = _("… and %(count)s more lines with errors (fix these first).") % {"count": len(errors) - limit}
+    return [*errors[:limit], more]
 
 
 def _import_pool(name: str, pools: dict[str, Pool]) -> Pool | None:

@@ -128,7 +128,7 @@ def schedule_settings_validate(values: dict[str, Any]) -> dict[str, Any]:
     errors: dict[str, list[str]] = {}
     unknown = sorted(set(values) - set(SETTINGS_FIELDS))
     if unknown:
-        raise DomainError(f"Unknown schedule setting(s): {', '.join(unknown)}.")
+        raise DomainError(_("Unknown schedule setting(s): %(choices)s.") % {"choices": ', '.join(unknown)})
     out = dict(values)
     bounds = {"slot_minutes": (1, 24 * 60), "changeover_minutes": (0, 24 * 60), "days_between_rounds": (0, 365)}
     for name, (low, high) in bounds.items():

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import draws, queue
 from league.errors import Conflict, DomainError, Unavailable, error_text
@@ -37,7 +38,8 @@ def tournament_create_from_preset(preset: str, /, **kwargs: Any) -> Tournament:
     """
     fmt = FORMATS.get(preset)
     if fmt is None:
-        raise DomainError(f"Unknown preset {preset!r}; choose one of: {', '.join(sorted(FORMATS))}.")
+        raise DomainError(_("Unknown preset %(preset)s; choose one of: %(choices)s.")
+                            % {"preset": repr(preset), "choices": ', '.join(sorted(FORMATS))})
     with transaction.atomic():
         return fmt.preset(**kwargs)
 
@@ -47,7 +49,8 @@ def tournament_create_blank(*, format: str = Tournament.Format.LEAGUE, **fields:
     (a weekly league, or a one-day festival) unless ``fields`` say otherwise."""
     fmt = FORMATS.get(format)
     if fmt is None:
-        raise DomainError({"format": [f"Unknown format {format!r}; choose one of: {', '.join(sorted(FORMATS))}."]})
+        raise DomainError({"format": [_("Unknown format %(format)s; choose one of: %(choices)s.")
+                                        % {"format": repr(format), "choices": ', '.join(sorted(FORMATS))}]})
     return tournament_create(format=format, **{**fmt.schedule_defaults, **fields})
 
 
@@ -68,7 +71,8 @@ def tournament_start(*, format: str, name: str, user: Any, slug: str | None = No
     """
     fmt = FORMATS.get(format)
     if fmt is None:
-        raise DomainError({"format": [f"Unknown format {format!r}; choose one of: {', '.join(sorted(FORMATS))}."]})
+        raise DomainError({"format": [_("Unknown format %(format)s; choose one of: %(choices)s.")
+                                        % {"format": repr(format), "choices": ', '.join(sorted(FORMATS))}]})
     ruleset = ruleset or fmt.default_ruleset()
     chosen: list[Team] = []
     if not fmt.fixed_teams:
@@ -92,7 +96,7 @@ def tournament_settings_change(*, tournament: Tournament, user: Any = None, **fi
     if "format_options" in fields:
         options = fields["format_options"]
         if not isinstance(options, dict):
-            raise DomainError({"format_options": ["Format options must be a JSON object."]})
+            raise DomainError({"format_options": [_("Format options must be a JSON object.")]})
         format_of(tournament).check_options(tournament, options)
     return tournament_update(tournament=tournament, user=user, **fields)
 
@@ -177,17 +181,18 @@ def fixtures_generate_or_queue(*, tournament: Tournament, user: Any = None, **sc
     planned = fixtures_planned_count(tournament, double=schedule.get("double"))
     limit = int(settings.MAX_FIXTURES_PER_TOURNAMENT)
     if planned > limit:
-        raise DomainError(f"That would make {planned:,} fixtures; a tournament can have at most {limit:,}. "
-                          "Split the teams into more pools.")
+        raise DomainError(_("That would make %(planned)s fixtures; a tournament can have at most %(limit)s. Split the "
+                            "teams into more pools.") % {"planned": format(planned, ','), "limit": format(limit, ',')})
     if planned <= int(settings.FIXTURES_PER_REQUEST):
         fixtures_generate(tournament=tournament, user=user, **schedule)
         return None
     if FixtureJob.objects.filter(tournament=tournament, status__in=[FixtureJob.Status.QUEUED,
                                                                     FixtureJob.Status.RUNNING]).exists():
-        raise Conflict("The fixtures of this tournament are being generated already: wait for them.")
+        raise Conflict(_("The fixtures of this tournament are being generated already: wait for them."))
     if not queue.broker_available():
-        raise Unavailable(f"{planned:,} fixtures are made by the workers, and they cannot be reached now (their "
-                          "queue, Redis, is down): nothing was changed. Try again in a minute.")
+        raise Unavailable(_("%(planned)s fixtures are made by the workers, and they cannot be reached now (their "
+                            "queue, Redis, is down): nothing was changed. Try again in a minute.")
+                            % {"planned": format(planned, ',')})
     with transaction.atomic():
         job = FixtureJob.objects.create(tournament=tournament, options=_options_json(schedule), total=planned,
                                         created_by=user if getattr(user, "is_authenticated", False) else None)

@@ -213,7 +213,7 @@ def teams_from_rows(*, rows: Sequence[Mapping[str, Any]], owner: Any = None) -> 
         try:
             team.full_clean()
         except ValidationError as exc:
-            raise DomainError(f"{where}: {' '.join(exc.messages)}")
+            raise DomainError(_("%(where)s: %(errors)s") % {"where": where, "errors": ' '.join(exc.messages)})
         team.save()
         taken.add(code)
         mine[code] = team
@@ -243,7 +243,7 @@ def pool_create(*, tournament: Tournament, name: str, order: int | None = None) 
     """Add a pool to a tournament (or return the one of that name)."""
     name = clean_text(name)
     if not name:
-        raise DomainError({"name": ["A pool needs a name."]})
+        raise DomainError({"name": [_("A pool needs a name.")]})
     if order is None:
         order = (Pool.objects.filter(tournament=tournament).aggregate(m=Max("order"))["m"] or 0) + 1
     pool, _created = Pool.objects.get_or_create(tournament=tournament, name=name, defaults={"order": order})
@@ -297,7 +297,7 @@ def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Po
         raise DomainError(_("Team(s) named more than once: %(codes)s.") % {"codes": ", ".join(twice)})
     limit = int(settings.MAX_TEAMS_PER_TOURNAMENT)
     if Entry.objects.filter(tournament=tournament).count() + len(resolved) > limit:
-        raise DomainError({"team": [f"A tournament can have at most {limit} teams."]})
+        raise DomainError({"team": [_("A tournament can have at most %(limit)s teams.") % {"limit": limit}]})
     already = sorted(Entry.objects.filter(tournament=tournament, team__in=resolved)
                      .values_list("team__code", flat=True))
     if already:
@@ -310,12 +310,12 @@ def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Po
                                       "one of the codes first.")
                                     % {"tournament": tournament.name, "codes": ", ".join(same_code)}]})
     if isinstance(pool, Pool) and pool.tournament_id != tournament.pk:
-        raise DomainError({"pool": [f"Pool {pool.name} belongs to another tournament."]})
+        raise DomainError({"pool": [_("Pool %(pool)s belongs to another tournament.") % {"pool": pool.name}]})
     seed = fields.pop("seed", None)
     if seed is not None and len(resolved) != 1:
-        raise DomainError({"seed": ["A seed can be given for one team only."]})
+        raise DomainError({"seed": [_("A seed can be given for one team only.")]})
     if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
-        raise DomainError({"seed": ["Another team already has this seed."]})
+        raise DomainError({"seed": [_("Another team already has this seed.")]})
     try:
         with transaction.atomic():
             if isinstance(pool, str):
@@ -328,7 +328,7 @@ def entries_add(*, tournament: Tournament, teams: Sequence[Team | str], pool: Po
             ])
             tournament_changed(tournament)
     except IntegrityError:  # two requests entering the same team at once
-        raise DomainError({"team": ["This team or seed is already in the tournament."]})
+        raise DomainError({"team": [_("This team or seed is already in the tournament.")]})
     return entries
 
 
@@ -348,16 +348,16 @@ def entry_save(*, entry: Entry) -> Entry:
                              "a result) before changing them."))
     if entry.pk is None:
         if Entry.objects.filter(tournament_id=entry.tournament_id, team_id=entry.team_id).exists():
-            raise DomainError({"team": ["This team is already in the tournament."]})
+            raise DomainError({"team": [_("This team is already in the tournament.")]})
         limit = int(settings.MAX_TEAMS_PER_TOURNAMENT)
         if Entry.objects.filter(tournament_id=entry.tournament_id).count() >= limit:
-            raise DomainError({"team": [f"A tournament can have at most {limit} teams."]})
+            raise DomainError({"team": [_("A tournament can have at most %(limit)s teams.") % {"limit": limit}]})
         if entry.seed is None:
             entry.seed = (Entry.objects.filter(tournament_id=entry.tournament_id).aggregate(m=Max("seed"))["m"]
                           or 0) + 1
     if entry.seed is not None and Entry.objects.filter(tournament_id=entry.tournament_id, seed=entry.seed) \
             .exclude(pk=entry.pk).exists():
-        raise DomainError({"seed": ["Another team already has this seed."]})
+        raise DomainError({"seed": [_("Another team already has this seed.")]})
     entry.player_name = clean_text(entry.player_name)
     entry.save()
     tournament_changed(entry.tournament)
@@ -385,8 +385,8 @@ def entry_set_player(*, entry: Entry, player: Any = None, player_name: str = "",
     name, ``aware`` or ``random``, is taken as today's)."""
     computer_level = site_level(computer_level)
     if computer_level not in LEVELS:
-        raise DomainError({"computer_level": [f"Unknown computer level {computer_level!r}; choose from "
-                                              f"{', '.join(LEVELS)}."]})
+        raise DomainError({"computer_level": [_("Unknown computer level %(level)s; choose from %(choices)s.")
+                                              % {"level": repr(computer_level), "choices": ", ".join(LEVELS)}]})
     return entry_update(entry=entry, player=player, player_name=(player_name or "")[:80],
                         computer_level=computer_level)
 
@@ -448,9 +448,9 @@ def logo_path(name: str) -> Path:
 
 def _may_change_logo(team: Team, user: Any) -> None:
     if team.is_nation:
-        raise Forbidden("The nations play under their flags: they have no logo to change.")
+        raise Forbidden(_("The nations play under their flags: they have no logo to change."))
     if user is None or not _may_change_team(user, team):  # the team's owner (or a superuser) only
-        raise Forbidden("Only the organiser who made this team can change its logo.")
+        raise Forbidden(_("Only the organiser who made this team can change its logo."))
 
 
 def _teams_pages_changed(team: Team) -> None:
@@ -464,15 +464,16 @@ def team_logo_set(*, team: Team, file: Any, user: Any = None) -> Team:
     _may_change_logo(team, user)
     data = file.read(LOGO_MAX_BYTES + 1) if hasattr(file, "read") else bytes(file)
     if len(data) > LOGO_MAX_BYTES:
-        raise DomainError({"logo": [f"The logo is too big: at most {LOGO_MAX_BYTES // (1024 * 1024)} MB."]})
-    unreadable = DomainError({"logo": ["This file is not a picture the site can use: send a PNG, JPEG, GIF or "
-                                       "WebP image."]})
+        raise DomainError({"logo": [_("The logo is too big: at most %(size)s MB.")
+                                      % {"size": LOGO_MAX_BYTES // (1024 * 1024)}]})
+    unreadable = DomainError({"logo": [_("This file is not a picture the site can use: send a PNG, JPEG, GIF or "
+                                       "WebP image.")]})
     try:
         with Image.open(io.BytesIO(data)) as picture:
             if picture.format not in LOGO_FORMATS:
                 raise unreadable
             if picture.width * picture.height > LOGO_MAX_PIXELS:
-                raise DomainError({"logo": ["The picture is too large: at most 25 million pixels."]})
+                raise DomainError({"logo": [_("The picture is too large: at most 25 million pixels.")]})
             picture.seek(0)  # the first frame of an animation
             image = ImageOps.exif_transpose(picture).convert("RGBA")
     except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):

@@ -226,15 +226,15 @@ def tournament_require_open(tournament: Tournament) -> None:
     """Refuse (409) a change of results, a simulation or a draw on a finished tournament: finished is final
     until an organiser reopens it (:func:`tournament_reopen`)."""
     if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict(f"{tournament.name} is finished: its results cannot change. An organiser can reopen it "
-                       "from its dashboard to correct them.", reason="finished")
+        raise Conflict(_("%(tournament)s is finished: its results cannot change. An organiser can reopen it from its "
+                         "dashboard to correct them.") % {"tournament": tournament.name}, reason="finished")
 
 
 def tournament_reopen(*, tournament: Tournament, user: Any = None) -> Tournament:
     """Reopen a finished tournament (back to in progress) so its results can be corrected; it finishes again
     with the next result that completes it."""
     if tournament.status != Tournament.Status.FINISHED:
-        raise Conflict("Only a finished tournament can be reopened.", reason="not_finished")
+        raise Conflict(_("Only a finished tournament can be reopened."), reason="not_finished")
     return tournament_update(tournament=tournament, status=Tournament.Status.IN_PROGRESS, user=user)
 
 
