@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import standings
 from league.formats import FORMATS, format_of
-from league.models import Entry, Fixture, Result, Team, Tournament, ruleset_choices
+from league.models import TIE_BREAKER_CHOICES, Entry, Fixture, Result, Team, Tournament, ruleset_choices
 from league.templatetags.league_tags import side_name
 from league.timezones import default_time_zone, zone_choices
 
@@ -42,21 +42,6 @@ class SignupForm(UserCreationForm):
         return email
 
 
-# What each tie-breaker means, for the points-system form (the vocabulary is league.standings.TIE_BREAKERS).
-TIE_BREAKER_CHOICES = [
-    (standings.HEAD_TO_HEAD, _("Head-to-head: the winner of the match between two teams level")),
-    (standings.HEAD_TO_HEAD_POINTS, _("Table points in the matches between the teams level")),
-    (standings.HEAD_TO_HEAD_POINTS_DIFFERENCE, _("Points difference in the matches between the teams level")),
-    (standings.HEAD_TO_HEAD_TRIES_DIFFERENCE, _("Tries difference in the matches between the teams level")),
-    (standings.WINS, _("Matches won")),
-    (standings.POINTS_DIFFERENCE, _("Points difference")),
-    (standings.TRIES_DIFFERENCE, _("Tries difference")),
-    (standings.POINTS_FOR, _("Points scored")),
-    (standings.TRIES_FOR, _("Tries scored")),
-    (standings.WORLD_RANKING, _("World Rugby ranking")),
-    (standings.PLACED_EQUALLY, _("Placed equally (share the place)")),
-    (standings.DRAWING_LOTS, _("Drawing of lots")),
-]
 TIE_BREAKER_SLOTS = 8
 TRY_BONUS_NONE, TRY_BONUS_TRIES, TRY_BONUS_MORE_TRIES = "none", "tries", "more_tries"
 TRY_BONUS_CHOICES = [(TRY_BONUS_NONE, _("No try bonus")), (TRY_BONUS_TRIES, _("For scoring N tries or more")),

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from engine import MANUAL, RuleSetSpec, get_spec, specs
+from league import standings as standings_module
 from league.levels import DEFAULT_LEVEL, level_choices, level_help
 from league.rulesets import ruleset_options_validate
 from league.standings import POINTS_PRESETS, PointsSystem
@@ -34,6 +35,24 @@ def default_points_rules() -> dict:
 def ruleset_choices():
     """Rule sets offered for a tournament: played off the site (results entered by hand) or by the engine."""
     return [(spec.id, _(spec.name)) for spec in specs()]
+
+
+# What each tie-breaker means, for the points-system form and the History page (the vocabulary is
+# league.standings.TIE_BREAKERS).
+TIE_BREAKER_CHOICES = [
+    (standings_module.HEAD_TO_HEAD, _("Head-to-head: the winner of the match between two teams level")),
+    (standings_module.HEAD_TO_HEAD_POINTS, _("Table points in the matches between the teams level")),
+    (standings_module.HEAD_TO_HEAD_POINTS_DIFFERENCE, _("Points difference in the matches between the teams level")),
+    (standings_module.HEAD_TO_HEAD_TRIES_DIFFERENCE, _("Tries difference in the matches between the teams level")),
+    (standings_module.WINS, _("Matches won")),
+    (standings_module.POINTS_DIFFERENCE, _("Points difference")),
+    (standings_module.TRIES_DIFFERENCE, _("Tries difference")),
+    (standings_module.POINTS_FOR, _("Points scored")),
+    (standings_module.TRIES_FOR, _("Tries scored")),
+    (standings_module.WORLD_RANKING, _("World Rugby ranking")),
+    (standings_module.PLACED_EQUALLY, _("Placed equally (share the place)")),
+    (standings_module.DRAWING_LOTS, _("Drawing of lots")),
+]
 
 
 class Team(models.Model):

@@ -10,14 +10,26 @@ import datetime as dt
 from collections import OrderedDict
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import exports
 from league import standings as standings_module
-from league.models import AuditRecord, Entry, Fixture, ResultChange, ScheduleChange, Team, Tournament
+from league.models import (
+    TIE_BREAKER_CHOICES,
+    AuditRecord,
+    Entry,
+    Fixture,
+    ResultChange,
+    ScheduleChange,
+    Team,
+    Tournament,
+)
 from league.templatetags.league_tags import side_name
 
 
@@ -108,29 +120,88 @@ def own_teams(user: Any) -> list[Team]:
 HISTORY_LIMIT = 300
 
 
-def _value(value: Any) -> str:
-    if value is None or value == "":
+# What the History page calls the keys of an audit record's values that are not fields of its model (the
+# points rules' parts, the counts kept with a removal or a deletion); the rest take their model field's name.
+_AUDIT_LABELS = {
+    "win": gettext_lazy("Points for a win"), "draw": gettext_lazy("Points for a draw"),
+    "loss": gettext_lazy("Points for a loss"), "bye": gettext_lazy("Points for a bye"),
+    "try_bonus_threshold": gettext_lazy("Try bonus point"),
+    "try_bonus_relative": gettext_lazy("Try bonus for more tries than the opponent"),
+    "losing_bonus_margin": gettext_lazy("Losing bonus point for losing by at most (points)"),
+    "all_wins_bonus": gettext_lazy("Bonus for winning every match (Grand Slam)"),
+    "tie_breakers": gettext_lazy("Tie-breakers"), "team": gettext_lazy("Team"), "name": gettext_lazy("Name"),
+    "pool": gettext_lazy("Pool"),
+    "username": gettext_lazy("Organiser"), "fixtures_deleted": gettext_lazy("Fixtures deleted"),
+    "fixtures": gettext_lazy("Fixtures"), "entries": gettext_lazy("Teams"),
+    "walkovers": gettext_lazy("Walkovers"), "voided": gettext_lazy("Results voided"),
+    "reason": gettext_lazy("Reason"),
+}
+_TIE_BREAKER_LABELS = dict(TIE_BREAKER_CHOICES)
+# The model whose fields an audit action's values are (their verbose names and choices label them).
+_AUDIT_MODELS = {AuditRecord.Action.TEAM_CHANGED: Team, AuditRecord.Action.SETTINGS_CHANGED: Tournament,
+                 AuditRecord.Action.TOURNAMENT_DELETED: Tournament, AuditRecord.Action.ENTRY_REMOVED: Entry,
+                 AuditRecord.Action.ENTRY_WITHDRAWN: Entry, AuditRecord.Action.ENTRIES_ARRANGED: Entry}
+
+
+def _model_field(model: type[models.Model] | None, key: str) -> models.Field | None:
+    try:
+        field = model._meta.get_field(key) if model is not None else None
+    except FieldDoesNotExist:
+        return None
+    return field if isinstance(field, models.Field) else None
+
+
+def _label(model: type[models.Model] | None, key: str) -> str:
+    """A value's name as the organiser reads it: its model field's verbose name (translated), else a known
+    part's label, else the key with spaces (never silently missing)."""
+    if key in _AUDIT_LABELS:
+        return str(_AUDIT_LABELS[key])
+    field = _model_field(model, key)
+    if field is not None:
+        return capfirst(str(field.verbose_name))
+    return capfirst(key.replace("_", " "))
+
+
+def _value(value: Any, model: type[models.Model] | None = None, key: str = "") -> str:
+    """A stored value as the organiser reads it: a choice's label, yes/no, the tie-breakers' names, a dash
+    for nothing."""
+    if value is None or value == "" or value == [] or value == {}:
         return "—"
-    if isinstance(value, dict | list):
-        return ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) if isinstance(value, dict) else \
-            ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if key == "tie_breakers" and isinstance(value, list):
+        return ", ".join(str(_TIE_BREAKER_LABELS.get(name, name)) for name in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{_label(None, str(k))}: {_value(v, None, str(k))}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_value(v) for v in value)
+    field = _model_field(model, key)
+    if field is not None and field.choices:
+        return str(dict(field.flatchoices).get(value, value))
     return str(value)
 
 
-def _changes_text(old: Any, new: Any, prefix: str = "") -> str:
-    """"name: Greenfield → Greenfield High; code: GF → GFH" from an audit record's old and new values (of a
-    changed dict, such as the points rules, only the parts that changed: "points_rules.win: 4 → 3")."""
+def _changes_text(old: Any, new: Any, model: type[models.Model] | None = None, prefix: str = "") -> str:
+    """"Name: Greenfield → Greenfield High; Primary colour: #1F6F3F → #AA0000" from an audit record's old and
+    new values, each named as on the forms (of a changed dict, such as the points rules, only the parts that
+    changed: "Points rules, Points for a win: 4 → 3")."""
     if isinstance(old, dict) and isinstance(new, dict):
         parts = []
         for key in dict.fromkeys([*old, *new]):
             before, after = old.get(key), new.get(key)
             if isinstance(before, dict) and isinstance(after, dict):
                 if before != after:
-                    parts.append(_changes_text(before, after, f"{prefix}{key}."))
+                    # A dict's parts (the points rules, one team's seed and pool) are not its model's fields.
+                    parts.append(_changes_text(before, after, None, f"{prefix}{_label(model, key)}, "))
             elif before != after or not prefix:
-                parts.append(f"{prefix}{key}: {_value(before)} → {_value(after)}")
+                parts.append(_("%(name)s: %(old)s → %(new)s") % {
+                    "name": f"{prefix}{_label(model, key)}", "old": _value(before, model, key),
+                    "new": _value(after, model, key)})
         return "; ".join(parts)
-    return _value(new if new is not None else old)
+    values = new if new is not None else old
+    if isinstance(values, dict):
+        return "; ".join(f"{_label(model, key)}: {_value(value, model, key)}" for key, value in values.items())
+    return _value(values)
 
 
 def _result_text(values: dict | None) -> str:
@@ -169,7 +240,7 @@ def history(tournament: Tournament) -> list[dict[str, Any]]:
         if record.team is not None and record.action == AuditRecord.Action.TEAM_CHANGED:
             what = f"{what}: {record.team.name}"
         rows.append({"at": record.changed_at, "who": record.changed_by, "what": what,
-                     "details": _changes_text(record.old, record.new)})
+                     "details": _changes_text(record.old, record.new, _AUDIT_MODELS.get(record.action))})
     for change in results:
         fixture = change.fixture
         match = f"{side_name(fixture, 'home')} v {side_name(fixture, 'away')}"

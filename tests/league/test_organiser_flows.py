@@ -497,3 +497,25 @@ def test_the_public_table_says_which_tie_breaker_placed_teams_level_on_points(or
     # Two draws of the same score: all four level until World Rugby's ranking (Ireland first, then South Africa).
     assert "<li>Ireland: above France, New Zealand and South Africa on World Rugby ranking</li>" in html
     assert "<li>South Africa: above France and New Zealand on World Rugby ranking</li>" in html
+
+
+def test_the_history_names_fields_and_values_as_the_forms_do_in_the_organisers_language(org, organiser):
+    league = preset_run("league", name="League", slug="league", teams=["FRA", "NZL"], user=organiser)
+    team = make_team("GHS", "Grey High", user=organiser)
+    services.entries_add(tournament=league, teams=[team], user=organiser)
+    services.team_update(team=team, user=organiser, primary_colour="#AA0000")
+    rules = {**league.points_rules, "win": 3, "tie_breakers": ["wins", "points_difference"]}
+    services.tournament_update(tournament=league, user=organiser, visibility=Tournament.Visibility.UNLISTED,
+                               live_result_needs_confirmation=True, points_system="custom", points_rules=rules)
+    url = reverse("league:manage_history", args=["league"])
+    page = org.get(url).content.decode()
+    assert "Primary colour: #1F6F3F → #AA0000" in page
+    assert "Visibility: Public → Unlisted" in page
+    assert "An organiser confirms live results: no → yes" in page
+    assert "Points rules, Points for a win: 4 → 3" in page
+    assert "Points rules, Tie-breakers: Head-to-head" in page and "→ Matches won, Points difference;" in page
+    for raw in ("primary_colour", "points_rules", "live_result_needs_confirmation", "tie_breakers", "unlisted"):
+        assert raw not in page
+    french = org.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Couleur principale : #1F6F3F → #AA0000" in french
+    assert "Visibilité : Public → Non répertorié" in french
