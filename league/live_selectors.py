@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -84,7 +84,7 @@ def live_match_state(fixture: Fixture, *, now: dt.datetime | None = None) -> dic
         } for e in reversed(events)],
         "result": None if result is None else {"home_score": result.home_score, "away_score": result.away_score,
                                                "home_tries": result.home_tries, "away_tries": result.away_tries},
-        "note": live.result_note if live else "",
+        "note": live.result_note_text if live else "",
     }
 
 
@@ -208,3 +208,23 @@ def live_links(tournament: Tournament) -> tuple[dict[int, ScorerLink], dict[str,
         else:
             by_venue[link.venue] = link
     return by_fixture, by_venue
+
+
+def join_card_scorer_links(tournament: Tournament) -> dict[int, tuple[ScorerLink, Fixture]]:
+    """For the players' join cards: each entry's next match to score (the first without a result, in kick-off
+    order, that has a live link: its own, else its pitch's or table's) with that link (two queries)."""
+    by_fixture, by_venue = live_links(tournament)
+    if not by_fixture and not by_venue:
+        return {}
+    upcoming = (Fixture.objects.filter(tournament=tournament, result__isnull=True)
+                .exclude(status=Fixture.Status.CANCELLED).select_related("home__team", "away__team")
+                .order_by(F("kickoff").asc(nulls_last=True), "round_number", "pk"))
+    cards: dict[int, tuple[ScorerLink, Fixture]] = {}
+    for fixture in upcoming:
+        link = by_fixture.get(fixture.pk) or by_venue.get(fixture.venue)
+        if link is None:
+            continue
+        for entry_id in (fixture.home_id, fixture.away_id):
+            if entry_id is not None:
+                cards.setdefault(entry_id, (link, fixture))
+    return cards

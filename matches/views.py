@@ -35,12 +35,15 @@ from django.views.decorators.http import require_POST
 from engine import get_ruleset, get_spec, rulesets
 from engine.core import GameState
 from engine.help import cards_for, help_for
+from league import live_selectors
 from league.clients import limit_wait
 from league.errors import error_text
 from league.levels import DEFAULT_LEVEL, level_choices
+from league.live_views import scorer_url
 from league.models import Fixture
 from league.permissions import tournament_for
 from league.share import qr_svg_inline
+from league.templatetags.league_tags import side_name
 from matches import boards, permissions, selectors, services
 from matches.forms import FriendlyForm, JoinForm
 from matches.models import EntryPass, Match, MatchEvent, MatchSeat, normalise_code
@@ -618,17 +621,28 @@ def start_fixture(request, fixture_pk):
 
 
 def tournament_passes(request, slug):
-    """Organiser's printable sheet of every person entry's pass code and link."""
+    """Organiser's printable join cards: every entry's pass code and link and, when the match is scored live,
+    the scorer link of the entry's next match (its own, else its pitch's or table's) so the players at that table
+    score it without an account; then one card per pitch or table with a scorer link."""
     tournament = tournament_for(request.user, slug, edit=True)
     entries = list(tournament.entries.select_related("team", "player", "pass_code").order_by("team__name"))
+    scoring = live_selectors.join_card_scorer_links(tournament)
     rows = []
     for entry in entries:
         # getattr's default also covers the reverse one-to-one's "does not exist" (an AttributeError).
         pass_ = getattr(entry, "pass_code", None) or services.entry_pass_for(entry)
         link = request.build_absolute_uri(f"/matches/join/{pass_.code}/")
+        scorer = None
+        if entry.pk in scoring:
+            scorer_link, fixture = scoring[entry.pk]
+            scorer = {"qr": mark_safe(qr_svg_inline(scorer_url(request, scorer_link), scale=2)),
+                      "match": f"{side_name(fixture, 'home')} v {side_name(fixture, 'away')}",
+                      "venue": fixture.venue}
         # Safe: segno's own SVG of our own link.
-        rows.append((entry, pass_, link, mark_safe(qr_svg_inline(link))))
-    return render(request, "matches/passes.html", {"tournament": tournament, "rows": rows})
+        rows.append((entry, pass_, link, mark_safe(qr_svg_inline(link)), scorer))
+    _by_fixture, by_venue = live_selectors.live_links(tournament)
+    tables = [(venue, mark_safe(qr_svg_inline(scorer_url(request, link)))) for venue, link in sorted(by_venue.items())]
+    return render(request, "matches/passes.html", {"tournament": tournament, "rows": rows, "tables": tables})
 
 
 @login_required
