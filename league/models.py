@@ -691,15 +691,29 @@ class LiveMatch(models.Model):
     home_tries = models.PositiveIntegerField(default=0)
     away_tries = models.PositiveIntegerField(default=0)
     last_seq = models.PositiveIntegerField(default=0)
-    # Why full time did not make the result (an organiser's confirmation awaited, a level knockout match...).
+    # Why full time did not make the result: a code of NOTE_TEXTS (stored as a code, not a sentence, so each
+    # reader gets it in their own language), or "" when nothing waits.
     result_note = models.CharField(max_length=300, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    AWAITING_CONFIRMATION = "awaiting_confirmation"
+    NEEDS_ORGANISER = "needs_organiser"
+    NOTE_TEXTS = {
+        AWAITING_CONFIRMATION: _("Full time: waiting for an organiser to confirm the result."),
+        NEEDS_ORGANISER: _("Full time: the result needs an organiser, on its result form (a level knockout match: "
+                           "who went through?)."),
+    }
 
     class Meta:
         indexes = [models.Index(fields=["tournament", "phase"], name="livematch_tournament_phase")]
 
     def __str__(self):
         return f"live {self.fixture_id}: {self.home_points}-{self.away_points} ({self.phase})"
+
+    @property
+    def result_note_text(self) -> str:
+        """The note in the reader's language ("" when none; a sentence stored before the codes is shown as is)."""
+        return str(self.NOTE_TEXTS.get(self.result_note, self.result_note))
 
 
 class ScoreEvent(models.Model):

@@ -302,15 +302,15 @@ def _result_values(live: LiveMatch) -> dict[str, Any]:
 def _full_time(fixture: Fixture, live: LiveMatch, user: Any) -> None:
     """Full time: the events become the result now, or wait for an organiser (the tournament's choice)."""
     if fixture.tournament.live_result_needs_confirmation:
-        live.result_note = "Full time: waiting for an organiser to confirm the result."
+        live.result_note = LiveMatch.AWAITING_CONFIRMATION
         live.save(update_fields=["result_note"])
         return
     try:
         result_record(fixture=fixture, **_result_values(live), source=Result.Source.LIVE, user=user,
                       reason="Full time of the live score.")
-    except DomainError as exc:
+    except DomainError:
         # A level knockout match needs who went through: the organiser settles it on the result form.
-        live.result_note = f"Full time: the result needs an organiser. {exc.text}"[:300]
+        live.result_note = LiveMatch.NEEDS_ORGANISER
         live.save(update_fields=["result_note"])
     live_changed(fixture.tournament_id)
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.db import IntegrityError, connection, connections, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from league import live_selectors, match_clock, selectors, services
 from league.errors import Conflict, DomainError, Forbidden
@@ -226,7 +226,12 @@ def test_the_organiser_confirms_first_when_the_tournament_says_so(fixture, organ
     services.tournament_update(tournament=festival, live_result_needs_confirmation=True)
     play(fixture, organiser, [("try", 1)])
     assert not Result.objects.filter(fixture=fixture).exists()
-    assert "waiting for an organiser" in live_of(fixture).result_note
+    # The note is stored as a code and read in each reader's language (issue 18).
+    assert live_of(fixture).result_note == LiveMatch.AWAITING_CONFIRMATION
+    with translation.override("fr"):
+        assert live_selectors.live_match_state(fixture)["note"] == (
+            "Temps réglementaire terminé : en attente de la confirmation du résultat par un organisateur.")
+    assert "waiting for an organiser" in live_selectors.live_match_state(fixture)["note"]
     assert fixture.pk in [s.fixture_id for s in live_selectors.scored_live_scores(festival)]  # still shown, FT
     stranger = django_user_model.objects.create_user(username="parent", password="pw-parent-123")
     with pytest.raises(Forbidden):
@@ -244,7 +249,9 @@ def test_a_level_knockout_match_waits_for_the_organiser(organiser):
     semi = Fixture.objects.filter(tournament=tournament, home__isnull=False, away__isnull=False).first()
     play(semi, organiser, [("try", 0), ("try", 1)])
     assert not Result.objects.filter(fixture=semi).exists()
-    assert "needs an organiser" in live_of(semi).result_note
+    assert live_of(semi).result_note == LiveMatch.NEEDS_ORGANISER
+    with translation.override("af"):
+        assert "organiseerder" in live_of(semi).result_note_text
 
 
 def test_the_clock_is_stored_as_server_time(fixture, organiser):
@@ -486,3 +493,25 @@ def test_a_tournament_with_live_scores_can_be_deleted(festival, fixture, organis
     live_services.scorer_link_create(tournament=festival, fixture=fixture, user=organiser)
     services.tournament_delete(tournament=festival)
     assert not ScoreEvent.objects.exists() and not LiveMatch.objects.exists() and not ScorerLink.objects.exists()
+
+
+def test_join_cards_carry_the_scorer_qr_of_each_entrys_next_match_and_one_card_per_table(client, festival,
+                                                                                         organiser):
+    client.force_login(organiser)
+    passes = reverse("matches:passes", args=[festival.slug])
+    assert 'data-testid="pass-scorer"' not in client.get(passes).content.decode()  # no live link yet
+    live_services.scorer_links_make_all(tournament=festival, user=organiser)
+    html = client.get(passes).content.decode()
+    assert html.count('data-testid="pass-scorer"') == festival.entries.count() == 4
+    assert html.count('data-testid="table-card"') == 2 and "Pitch 1" in html and "Pitch 2" in html
+    # Each card's scorer QR is its next match's (its pitch's link here): the table's players score it.
+    first = Fixture.objects.filter(tournament=festival).order_by("kickoff", "pk").first()
+    assert f"Score {first.home.team.name} v {first.away.team.name} live · {first.venue}" in html
+    # A revoked pitch link leaves that pitch's matches without a scorer QR (and without a table card).
+    link = ScorerLink.objects.get(tournament=festival, venue="Pitch 1", revoked_at__isnull=True)
+    live_services.scorer_link_revoke(link=link, user=organiser)
+    html = client.get(passes).content.decode()
+    assert html.count('data-testid="table-card"') == 1 and "· Pitch 1" not in html
+    # The cards are the organisers': the link is a secret.
+    client.logout()
+    assert 'data-testid="pass-scorer"' not in client.get(passes).content.decode()
