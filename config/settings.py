@@ -10,6 +10,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import dj_email_url
@@ -178,6 +179,19 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Parallel tests (pytest -n, pytest-xdist): each worker gets a Redis database of its own. They would otherwise share
+# scripts/test's one Redis, where a worker's cache.clear() (FLUSHDB) empties the others' caches and limit counters
+# mid-test, and where one worker's cached page of tournament 1 is another's (each worker's test database numbers its
+# rows from 1). Worker gwN uses database XDIST_REDIS_DATABASES[N]; 9 is left to tests/matches/test_tasks_integration.
+# The environment is set too, so the servers and workers a test starts use the same database.
+XDIST_REDIS_DATABASES = (*range(1, 9), *range(10, 16))
+_xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and _xdist_worker.startswith("gw"):
+    _number = int(_xdist_worker[2:])
+    if _number >= len(XDIST_REDIS_DATABASES):
+        raise RuntimeError(f"at most {len(XDIST_REDIS_DATABASES)} test workers can share one Redis")
+    REDIS_URL = os.environ["REDIS_URL"] = urlsplit(REDIS_URL)._replace(
+        path=f"/{XDIST_REDIS_DATABASES[_number]}").geturl()
 # How long a call to Redis (cache or broker) may take before it counts as down: short, so a Redis that
 # hangs costs a request a fraction of a second, not a worker for good.
 REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5)
