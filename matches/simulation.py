@@ -270,7 +270,7 @@ def run_after_fixture(*, run_id: int, fixture_id: int, status: str, send=None) -
     """What a worker does after one fixture of a run (``status``: :class:`FixtureOutcome`'s), in one transaction
     under the run's row lock: forget the fixture was handed out if it could not be played ("not_ready",
     "live"), hand out the fixtures that became ready (``send``, as :func:`run_queue_ready`), and count the
-    progress, finishing the run when nothing is left (as :func:`run_update_progress`). Four or five queries.
+    progress, finishing the run when nothing is left (as :func:`run_update_progress`). Four queries.
     Returns the ids handed out.
     """
     run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
@@ -281,22 +281,41 @@ def run_after_fixture(*, run_id: int, fixture_id: int, status: str, send=None) -
         queued.discard(fixture_id)
     fresh = [pk for pk in ready_fixture_ids(run) if pk not in queued]
     queued |= set(fresh)
-    counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
-        total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
+    counts = _progress_counts(run, queued)
     changes: dict = {"queued": ",".join(str(x) for x in sorted(queued)), "done": max(run.done, counts["done"]),
                      "total": max(run.total, counts["total"])}
     finished = counts["done"] >= counts["total"]
-    # Stuck: nothing handed out is still unplayed, and nothing more is ready (every ready fixture is handed out).
-    if not finished and not fresh and not Fixture.objects.filter(pk__in=queued, result__isnull=True).exists():
+    if not finished and not counts["waiting"]:
         finished = True
-        changes["error"] = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
-                            "not known or people are playing them.")
+        changes["error"] = _stuck_note(counts)
     if finished:
         changes.update(status=SimulationRun.Status.FINISHED, finished_at=timezone.now())
     SimulationRun.objects.filter(pk=run_id).update(**changes)
     if fresh and send is not None:
         send(fresh)
     return fresh
+
+
+def _progress_counts(run: SimulationRun, queued: set[int]) -> dict[str, int]:
+    """The run's fixtures (``total``), those with a result (``done``) and those still to come (``waiting``:
+    handed out and unplayed, or ready to be handed out), counted by one statement.
+
+    One statement, so one snapshot: other workers commit results while this runs (PostgreSQL's READ COMMITTED
+    gives each statement a fresh view). Counted by separate queries, a result committed between "how many are
+    done" and "is anything still handed out or ready" made a run that was about to end (its last fixture just
+    played) or to go on (a semi-final's result had just made the final ready) look stuck: finished early with
+    "1 fixture(s) could not be simulated" (issue 17). Here a result is either in every count or in none.
+    """
+    still_to_play = _ready_q() | (Q(pk__in=queued) & Q(result__isnull=True)) if queued else _ready_q()
+    return Fixture.objects.filter(run_scope_q(run)).aggregate(
+        total=Count("pk", distinct=True), done=Count("pk", distinct=True, filter=Q(result__isnull=False)),
+        waiting=Count("pk", distinct=True, filter=still_to_play))
+
+
+def _stuck_note(counts: dict[str, int]) -> str:
+    # Stored on the run as English text, as before (a code shown translated would be the next step).
+    return (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are not known or "
+            "people are playing them.")
 
 
 def _queued(run: SimulationRun) -> set[int]:
@@ -468,20 +487,15 @@ def run_update_progress(*, run_id: int) -> SimulationRun | None:
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None:
         return None
-    counts = Fixture.objects.filter(run_scope_q(run)).aggregate(
-        total=Count("pk"), done=Count("pk", filter=Q(result__isnull=False)))
+    counts = _progress_counts(run, _queued(run))
     SimulationRun.objects.filter(pk=run_id).update(done=Greatest("done", counts["done"]),
                                                    total=Greatest("total", counts["total"]))
     if run.status == SimulationRun.Status.RUNNING:
         finished = counts["done"] >= counts["total"]
         note = ""
-        # Stuck (nothing handed out is still unplayed, and nothing more is ready): finish with a note. The
-        # cheap question first: most of the time a fixture handed out is still being played.
-        if (not finished and not Fixture.objects.filter(pk__in=_queued(run), result__isnull=True).exists()
-                and not Fixture.objects.filter(run_scope_q(run) & _ready_q()).exists()):
+        if not finished and not counts["waiting"]:
             finished = True
-            note = (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are "
-                    "not known or people are playing them.")
+            note = _stuck_note(counts)
         if finished:
             SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
                 status=SimulationRun.Status.FINISHED, finished_at=timezone.now(), error=note)

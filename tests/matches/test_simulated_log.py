@@ -88,7 +88,7 @@ def test_one_simulated_fixture_and_its_bookkeeping_cost_the_same_queries_whateve
         with django_assert_max_num_queries(16):
             outcome = simulation.fixture_simulate(fixture_id=first, run_seed=run.seed)
         assert outcome.status == "played"
-        with django_assert_max_num_queries(5 + 2):  # lock, ready, counts, stuck check, update; the savepoint
+        with django_assert_max_num_queries(4 + 2):  # lock, ready, counts (one statement), update; the savepoint
             simulation.run_after_fixture(run_id=run.pk, fixture_id=first, status=outcome.status)
         run.refresh_from_db()
         assert run.done == 1 and str(first) in run.queued.split(",")

@@ -216,3 +216,67 @@ def test_bokx_commentary_names_the_fixture_teams():
     assert (options["home_team"], options["away_team"]) == (fixture.home.team.name, fixture.away.team.name)
     text = " ".join(e.text for e in state.events)
     assert fixture.home.team.name in text and fixture.away.team.name in text
+
+
+def _knockout_of_four(slug: str) -> Tournament:
+    return services.tournament_create_from_preset("single_elimination", name="Cup", slug=slug,
+                                                  teams=["FRA", "NZL", "ITA", "URU"], ruleset="manual")
+
+
+def test_a_result_committed_by_another_worker_meanwhile_never_makes_the_run_look_stuck(monkeypatch):
+    # Issue 17: "47/48: 1 fixture could not be simulated". Worker A finishes semi-final 1 and does the run's
+    # bookkeeping; worker B commits semi-final 2 (which makes the final ready) between A's "what is ready?" and
+    # A's "is anything left?" (each statement sees the latest commits). A must not end the run as stuck.
+    tournament = _knockout_of_four("race")
+    run = simulation.simulation_create(tournament=tournament, stage="all", seed=3)
+    semi_1, semi_2 = simulation.run_queue_ready(run_id=run.pk)
+    assert simulation.fixture_simulate(fixture_id=semi_1, run_seed=run.seed).status == "played"
+    ready_now = simulation.ready_fixture_ids
+
+    def ready_then_the_other_worker_commits(run_):
+        ready = ready_now(run_)
+        monkeypatch.setattr(simulation, "ready_fixture_ids", ready_now)
+        assert simulation.fixture_simulate(fixture_id=semi_2, run_seed=run.seed).status == "played"
+        return ready
+
+    monkeypatch.setattr(simulation, "ready_fixture_ids", ready_then_the_other_worker_commits)
+    assert simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_1, status="played") == []
+    run.refresh_from_db()
+    assert (run.status, run.error) == (SimulationRun.Status.RUNNING, "")
+    # B's own bookkeeping then hands the final out, and its result ends the run complete.
+    final = Fixture.objects.get(tournament=tournament, home__isnull=False, away__isnull=False,
+                                result__isnull=True)
+    assert simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_2, status="played") == [final.pk]
+    simulation.fixture_simulate(fixture_id=final.pk, run_seed=run.seed)
+    simulation.run_after_fixture(run_id=run.pk, fixture_id=final.pk, status="played")
+    run.refresh_from_db()
+    assert (run.status, run.error, run.done, run.total) == (SimulationRun.Status.FINISHED, "", 3, 3)
+
+
+def test_the_last_result_committed_meanwhile_finishes_the_run_without_a_stuck_note(monkeypatch):
+    # The other order: the last fixture's result lands while another fixture's bookkeeping counts.
+    tournament = _knockout_of_four("race-last")
+    run = simulation.simulation_create(tournament=tournament, stage="all", seed=4)
+    semi_1, semi_2 = simulation.run_queue_ready(run_id=run.pk)
+    for semi in (semi_1, semi_2):
+        simulation.fixture_simulate(fixture_id=semi, run_seed=run.seed)
+    (final,) = simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_1, status="played")
+    assert simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_2, status="played") == []
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.RUNNING  # the final is handed out and not played yet
+    simulation.fixture_simulate(fixture_id=final, run_seed=run.seed)
+    # A late, second delivery of semi-final 1 does its bookkeeping after the final's result is in.
+    simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_1, status="skipped")
+    run.refresh_from_db()
+    assert (run.status, run.error, run.done) == (SimulationRun.Status.FINISHED, "", 3)
+    # A run that really is stuck still says so: a fixture whose teams are no longer known comes back unplayed.
+    blocked = _knockout_of_four("stuck")
+    stuck = simulation.simulation_create(tournament=blocked, stage="all", seed=5)
+    semi_1, semi_2 = simulation.run_queue_ready(run_id=stuck.pk)
+    simulation.fixture_simulate(fixture_id=semi_1, run_seed=stuck.seed)
+    simulation.run_after_fixture(run_id=stuck.pk, fixture_id=semi_1, status="played")
+    Fixture.objects.filter(pk=semi_2).update(home=None)
+    simulation.run_after_fixture(run_id=stuck.pk, fixture_id=semi_2, status="not_ready")
+    stuck.refresh_from_db()
+    assert stuck.status == SimulationRun.Status.FINISHED
+    assert stuck.error.startswith("2 fixture(s) could not be simulated")
