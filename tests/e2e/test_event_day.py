@@ -7,70 +7,21 @@ is on each pitch, and the big screen cycles through them. Screenshots go to test
 from __future__ import annotations
 
 import datetime as dt
-import os
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.e2e.test_site import no_sideways_scroll
+from tests.e2e.browser import fits, phone_page, shot
 
-# Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations")]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
 SAST = ZoneInfo("Africa/Johannesburg")
 UNDER_9 = ["Grey", "Paul Roos", "Paarl Gim", "Bishops"]
 
 
-@pytest.fixture(autouse=True)
-def nations(transactional_db):
-    """The 20 nations of the data migration: a transactional test before this one may have flushed them."""
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def debug_off(settings):
-    settings.DEBUG = False
-
-
-def phone_page(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"event-{name}.png"), full_page=True)
-
-
-def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_server, debug_off):
+def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_server, debug_off,
+                                                               signed_up_organiser):
     from django.contrib.auth import get_user_model
 
     from league import services
@@ -78,14 +29,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     from league.models import Event, Fixture, ScheduleChange
 
     base = live_server.url
-    page = phone_page(browser)
-    page.goto(f"{base}/signup/")
-    page.get_by_label("Username").fill("coach")
-    page.get_by_label("E-mail address").fill("coach@example.org")
-    page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
-    page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url("**/new/")
+    page = signed_up_organiser
     # Two divisions the coach already runs (made on their own, as any tournament).
     coach = get_user_model().objects.get(username="coach")
     services.tournament_create_from_preset("league", name="Under 11", slug="u11", user=coach,
@@ -105,8 +49,8 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page.get_by_label("Pitches or tables, one a line").fill("Pitch 1\nPitch 2\nPitch 3\nPitch 4")
     page.get_by_label("Time zone").select_option("Africa/Johannesburg")
     page.get_by_label("Status").select_option("in_progress")
-    shot(page, "01-new")
-    assert no_sideways_scroll(page)
+    shot(page, "event-01-new")
+    assert fits(page)
     page.get_by_role("button", name="Create the event").click()
     page.wait_for_url("**/e/saturday-festival/manage/")
     page.get_by_text("No divisions yet").wait_for()
@@ -143,8 +87,8 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page.get_by_role("button", name="Schedule the whole day").click()
     page.get_by_text("The day is scheduled: 27 fixtures placed with no clash.").wait_for()
     assert page.locator("#event-clashes").count() == 0
-    shot(page, "02-day")
-    assert no_sideways_scroll(page)  # the grid scrolls inside its own box
+    shot(page, "event-02-day")
+    assert fits(page)  # the grid scrolls inside its own box
     event = Event.objects.get(slug="saturday-festival")
     assert event_clashes(event) == []
     fixtures = list(Fixture.objects.filter(tournament__division__event=event).select_related("tournament"))
@@ -165,7 +109,7 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     page.get_by_role("button", name="Move", exact=True).click()
     page.get_by_text("would be double-booked").wait_for()
     assert "Under 11" in page.content()
-    shot(page, "03-clash-refused")
+    shot(page, "event-03-clash-refused")
     ours.refresh_from_db()
     assert ours.kickoff != theirs.kickoff and event_clashes(event) == []
 
@@ -185,12 +129,12 @@ def test_organiser_runs_a_three_division_day_on_four_pitches(browser, live_serve
     for name in ("Under 9", "Under 11", "Under 13"):
         assert parent.get_by_role("heading", name=name).count() == 1
     assert parent.locator("img.qr").evaluate("img => img.naturalWidth") > 0
-    assert no_sideways_scroll(parent)
-    shot(parent, "04-public")
+    assert fits(parent)
+    shot(parent, "event-04-public")
     screen = browser.new_page(viewport={"width": 1280, "height": 720})
     screen.goto(f"{base}/e/saturday-festival/screen/?seconds=2")
     screen.wait_for_function("() => document.getElementById('screen')?.dataset.slide === '0'")
     assert screen.locator(".slide:not([hidden])").count() == 1
     screen.wait_for_function("() => document.getElementById('screen')?.dataset.slide === '2'")  # cycles the divisions
     assert screen.locator(".slide:not([hidden]) > h2").inner_text() == "Under 11"
-    shot(screen, "05-screen")
+    shot(screen, "event-05-screen")

@@ -7,65 +7,19 @@ result in the standings. Screenshots go to test-artifacts/.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import time
-from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+from tests.e2e.browser import phone_page, shot
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(autouse=True)
-def nations(transactional_db):
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"live-{name}.png"), full_page=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations", "fresh_cache")]
 
 
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10000)
-    return context, page
+    page = phone_page(browser, timeout=10_000)
+    return page.context, page
 
 
 def festival(user):
@@ -136,7 +90,7 @@ def test_a_scorer_scores_a_union_match_on_a_phone_and_the_public_page_follows(br
     assert "tries 1–1" in viewer.locator(".now-live").inner_text()
     # The live projection of the standings, marked as such.
     assert viewer.get_by_test_id("projection").is_visible()
-    shot(viewer, "public-page")
+    shot(viewer, "live-public-page")
 
     # A second scorer on the same link sees the first one's events.
     second_context, second = phone(browser)
@@ -164,7 +118,7 @@ def test_a_scorer_scores_a_union_match_on_a_phone_and_the_public_page_follows(br
     assert scoreboard_score(scorer) == "14-11"
     scorer.get_by_test_id("status").filter(has_text="3").wait_for()
     assert "Offline" in scorer.get_by_test_id("status").inner_text()
-    shot(scorer, "scorer-offline")
+    shot(scorer, "live-scorer-offline")
     # Nothing reached the server: the public page still shows the score before.
     time.sleep(1.5)
     assert public_score(viewer) == "7-8"
@@ -181,7 +135,7 @@ def test_a_scorer_scores_a_union_match_on_a_phone_and_the_public_page_follows(br
     second.get_by_test_id("undo").tap()
     wait_public(viewer, "14-8", time.monotonic())
     scorer.wait_for_function("() => document.querySelector('[data-testid=away-points]').textContent === '8'")
-    shot(scorer, "scorer")
+    shot(scorer, "live-scorer")
 
     # Half-time, second half, full time: the result is in the standings.
     for step in ("half_time", "second_half", "full_time"):
@@ -199,7 +153,7 @@ def test_a_scorer_scores_a_union_match_on_a_phone_and_the_public_page_follows(br
     }""", arg=[home])
     assert table.locator("tr", has_text=away).locator("td").nth(1).inner_text() == "1"
     assert viewer.evaluate("window.notReloaded") is True
-    shot(viewer, "after-full-time")
+    shot(viewer, "live-after-full-time")
     for context in (viewer_context, scorer_context, second_context):
         context.close()
 
@@ -230,7 +184,7 @@ def test_the_big_screen_shows_twenty_tables_scoring_at_once(browser, live_server
     screen.locator(".live-item").nth(19).wait_for()
     assert screen.locator(".live-item").count() == 20
     # Every table on the one screen, no scrolling.
-    shot(screen, "big-screen-20-tables")
+    shot(screen, "live-big-screen-20-tables")
     assert screen.evaluate("document.documentElement.scrollHeight") <= 1080 + 2
     last = fixtures[19]
     live_services.live_event_record(fixture=last, client_id="late", kind="score", code="drop-goal", side=1, user=user)
@@ -240,5 +194,5 @@ def test_the_big_screen_shows_twenty_tables_scoring_at_once(browser, live_server
         return link && link.querySelector("[data-testid=live-score]").textContent.replace(/\\D+/g, "-") === "10-8";
     }""", arg=last.pk, timeout=8000)
     assert time.monotonic() - scored <= 2.0
-    shot(screen, "big-screen-20-tables")
+    shot(screen, "live-big-screen-20-tables")
     context.close()

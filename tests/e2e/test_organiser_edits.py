@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.e2e.test_site import ARTIFACTS, no_sideways_scroll
+from tests.e2e.browser import ARTIFACTS, fits
 from tests.e2e.test_site import browser as browser
 from tests.e2e.test_site import nations as nations
 
@@ -59,7 +59,7 @@ def test_an_organiser_creates_edits_and_deletes_on_a_phone(browser, live_server,
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url("**/new/")
     shot(page, "01-new")
-    assert no_sideways_scroll(page)
+    assert fits(page)
     # The form shows only what the chosen format uses (a little script; the server checks regardless).
     page.get_by_label("Format").select_option("swiss")
     assert page.get_by_label("Swiss rounds").is_visible() and not page.get_by_label("Number of pools").is_visible()
@@ -181,7 +181,7 @@ def test_an_organiser_creates_edits_and_deletes_on_a_phone(browser, live_server,
         assert page.get_by_text(text).first.is_visible()
     assert page.get_by_text("entered for the wrong match").is_visible()
     shot(page, "08-history")
-    assert no_sideways_scroll(page)
+    assert fits(page)
 
     # Delete a tournament, after a confirmation.
     page.goto(f"{base}/t/knockout/manage/settings/")

@@ -7,72 +7,21 @@ from __future__ import annotations
 
 import datetime as dt
 import http.server
-import os
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_site import no_sideways_scroll
+from tests.e2e.browser import ARTIFACTS, fits, phone_page, shot, sign_in
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations", "fresh_cache")]
 
 
-@pytest.fixture(autouse=True)
-def nations(transactional_db):
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"public-{name}.png"), full_page=True)
-
-
-def phone_page(browser, *, live: bool = False):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-    if not live:
-        # Pages that do not test the live updates check rarely: the local SQLite live server shares one
-        # in-memory database between its threads, and a check in flight while the next page loads can lock it.
-        context.add_init_script("window.rugbyLiveInterval = 60000;")
-    page = context.new_page()
-    page.set_default_timeout(10000)
-    return page
+def visitor_phone(browser, *, live: bool = False):
+    # Pages that do not test the live updates check rarely: the local SQLite live server shares one in-memory
+    # database between its threads, and a check in flight while the next page loads can lock it.
+    return phone_page(browser, timeout=10_000, init_script="" if live else "window.rugbyLiveInterval = 60000;")
 
 
 def rwc(user, played: int = 20):
@@ -109,7 +58,7 @@ def test_any_pool_table_and_any_next_fixture_within_two_taps(browser, live_serve
 
     user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
     tournament = rwc(user)
-    page = phone_page(browser)
+    page = visitor_phone(browser)
     base = live_server.url
     for pool in Pool.objects.filter(tournament=tournament):
         page.goto(f"{base}/t/wc/")
@@ -127,7 +76,7 @@ def test_any_pool_table_and_any_next_fixture_within_two_taps(browser, live_serve
             next_match.wait_for()
             assert f"/t/wc/matches/{upcoming.pk}/" in next_match.inner_html()
             assert taps.count <= 2
-    shot(page, "team")
+    shot(page, "public-team")
 
 
 def test_a_big_tournament_pool_and_team_within_two_taps(browser, live_server, django_user_model):
@@ -140,7 +89,7 @@ def test_a_big_tournament_pool_and_team_within_two_taps(browser, live_server, dj
              for i in range(48)]
     tournament = preset_run("pools_knockout", name="Big festival", slug="big", teams=codes, user=user, pools=12,
                             start_date=dt.date(2026, 9, 8), venues=["A", "B", "C"])
-    page = phone_page(browser)
+    page = visitor_phone(browser)
     pool = tournament.pools.order_by("order", "name").last()
     team = pool.entries.select_related("team").order_by("pk").last().team
     page.goto(f"{live_server.url}/t/big/")
@@ -151,7 +100,7 @@ def test_a_big_tournament_pool_and_team_within_two_taps(browser, live_server, dj
     page.get_by_role("region", name="Next match").wait_for()
     assert team.name in page.locator("h1").inner_text()
     assert taps.count == 2
-    shot(page, "big-pool-chips")
+    shot(page, "public-big-pool-chips")
 
 
 def test_a_result_entered_in_another_browser_appears_within_two_seconds(browser, live_server, django_user_model):
@@ -162,18 +111,14 @@ def test_a_result_entered_in_another_browser_appears_within_two_seconds(browser,
     fixture = (Fixture.objects.filter(tournament=tournament, status="scheduled", stage="pool")
                .select_related("home__team", "away__team", "pool").order_by("pk").first())
     base = live_server.url
-    phone = phone_page(browser, live=True)
+    phone = visitor_phone(browser, live=True)
     phone.goto(f"{base}/t/wc/")
     phone.evaluate("window.notReloaded = true")
     table = phone.get_by_role("table", name=f"Pool {fixture.pool.name}")
     played_before = table.locator("tr", has_text=fixture.home.team.code).locator("td").nth(1).inner_text()
 
     organiser = browser.new_context(viewport={"width": 1024, "height": 800}).new_page()
-    organiser.goto(f"{base}/accounts/login/")
-    organiser.get_by_label("Username").fill("org")
-    organiser.get_by_label("Password").fill("pw-organiser-1")
-    organiser.get_by_role("button", name="Sign in").click()
-    organiser.wait_for_url(f"{base}/")
+    sign_in(organiser, base, "org", "pw-organiser-1")
     organiser.goto(f"{base}/t/wc/manage/results/{fixture.pk}/")
     organiser.get_by_label(f"{fixture.home.team.name}: points").fill("40")
     organiser.get_by_label(f"{fixture.away.team.name}: points").fill("3")
@@ -200,7 +145,7 @@ def test_a_result_entered_in_another_browser_appears_within_two_seconds(browser,
 def test_every_tab_the_big_screen_and_the_poster_on_a_phone(browser, live_server, django_user_model):
     user = django_user_model.objects.create_user(username="org", password="pw-organiser-1")
     rwc(user)
-    page = phone_page(browser)
+    page = visitor_phone(browser)
     base = live_server.url
     for name, path in (("standings", "/t/wc/"), ("fixtures-round", "/t/wc/fixtures/"),
                        ("fixtures-day", "/t/wc/fixtures/?by=day"), ("fixtures-pitch", "/t/wc/fixtures/?by=pitch"),
@@ -208,7 +153,7 @@ def test_every_tab_the_big_screen_and_the_poster_on_a_phone(browser, live_server
                        ("chances", "/t/wc/chances/"), ("poster", "/t/wc/poster/"),
                        ("print-standings", "/t/wc/print/standings/")):
         page.goto(base + path)
-        assert no_sideways_scroll(page), path
+        assert fits(page), path
         shot(page, name)
     # The bracket scrolls sideways inside its own box, not the page.
     page.goto(base + "/t/wc/bracket/")

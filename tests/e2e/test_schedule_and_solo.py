@@ -6,85 +6,27 @@ leaderboard. Screenshots go to test-artifacts/ (schedule-*.png)."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
 import re
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
 
-from tests.e2e.test_site import no_sideways_scroll
+from tests.e2e.browser import fits, phone_page, shot
 
-# Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations")]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
 SAST = ZoneInfo("Africa/Johannesburg")
 SCHOOLS = ["Grey College", "Paul Roos", "Paarl Gim", "Bishops", "Rondebosch", "SACS", "Wynberg", "Boland Landbou"]
 
 
-@pytest.fixture(autouse=True)
-def nations(transactional_db):
-    """The 20 nations of the data migration: a transactional test before this one may have flushed them."""
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def debug_off(settings):
-    settings.DEBUG = False
-
-
-def phone_page(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"schedule-{name}.png"), full_page=True)
-
-
-def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, debug_off):
+def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, debug_off, signed_up_organiser):
     from league.models import Fixture, ScheduleChange, Tournament
 
     base = live_server.url
-    page = phone_page(browser)
-    page.goto(f"{base}/signup/")
-    page.get_by_label("Username").fill("coach")
-    page.get_by_label("E-mail address").fill("coach@example.org")
-    page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
-    page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url("**/new/")
-
+    page = signed_up_organiser
     page.get_by_label("Name", exact=True).fill("Winelands festival")
     page.get_by_label("Format").select_option("pools_knockout")
     page.get_by_text("More options").click()
@@ -110,12 +52,12 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.get_by_label("Minutes per match").fill("30")
     page.get_by_label("Change-over minutes").fill("10")
     page.get_by_label("Pitches or tables, separated by commas").fill("Pitch 1, Pitch 2")
-    shot(page, "01-plan")
+    shot(page, "schedule-01-plan")
     page.get_by_role("button", name="Generate fixtures").click()
     page.wait_for_url("**/manage/schedule/")
     page.get_by_text("Times are in Africa/Johannesburg").wait_for()
-    assert no_sideways_scroll(page)
-    shot(page, "02-schedule")
+    assert fits(page)
+    shot(page, "schedule-02-schedule")
 
     tournament = Tournament.objects.get(slug="winelands")
     fixtures = list(Fixture.objects.filter(tournament=tournament).order_by("kickoff", "venue"))
@@ -129,7 +71,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.locator(f"#fixture-{moved.pk}").get_by_role("link", name="Move or swap").click()
     page.get_by_label("Pitch or table").fill("Pitch 3")
     page.get_by_label("Reason (kept in the log)").first.fill("Pitch 2 waterlogged")
-    shot(page, "03-move")
+    shot(page, "schedule-03-move")
     page.get_by_role("button", name="Move", exact=True).click()
     page.wait_for_url("**/manage/schedule/**")
     page.get_by_text("moved.").first.wait_for()
@@ -139,7 +81,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.get_by_label("Pitch or table").fill(fixtures[0].venue)
     page.get_by_role("button", name="Move", exact=True).click()
     page.get_by_text("would be double-booked").wait_for()
-    shot(page, "04-clash")
+    shot(page, "schedule-04-clash")
 
     # The day runs late: push everything from the first knockout on back 20 minutes.
     first_ko = min(k.kickoff for k in knockouts).astimezone(SAST)
@@ -150,7 +92,7 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     page.get_by_label("Push back by (minutes)").fill("20")
     page.get_by_role("button", name="Push back").click()
     page.get_by_text("fixtures moved by 20 minutes").wait_for()
-    shot(page, "05-pushed")
+    shot(page, "schedule-05-pushed")
     later = (first_ko + dt.timedelta(minutes=20)).strftime("%H:%M")
     assert f"{later} SAST" in page.content()
     assert [c.action for c in ScheduleChange.objects.filter(tournament=tournament).order_by("changed_at")] == [
@@ -164,8 +106,8 @@ def test_organiser_schedules_a_festival_day_on_a_phone(browser, live_server, deb
     parent.goto(f"{base}/t/winelands/?by=day")
     parent.get_by_role("heading", name="Fixtures and results").wait_for()
     assert f"{later} SAST" in parent.content() and "Pitch 3" in parent.content()
-    assert no_sideways_scroll(parent)
-    shot(parent, "06-public-day")
+    assert fits(parent)
+    shot(parent, "schedule-06-public-day")
     ics = parent.request.get(f"{base}/t/winelands/calendar.ics").text()
     calendar = icalendar.Calendar.from_ical(ics)
     starts = {str(e["uid"]).split("@")[0]: e.decoded("dtstart") for e in calendar.walk("VEVENT")}
@@ -196,11 +138,11 @@ def test_solo_player_plays_an_attempt_with_a_code(browser, live_server, debug_of
     page.wait_for_url("**/matches/mine/")
     page.get_by_text("Start your attempt when you are ready").wait_for()
     assert "18:00 SAST" in page.content()
-    shot(page, "07-solo-start")
+    shot(page, "schedule-07-solo-start")
     page.get_by_test_id("start-attempt").first.click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     page.locator("#match-live").wait_for()
-    shot(page, "08-solo-play")
+    shot(page, "schedule-08-solo-play")
     rng = random.Random(5)
     for _ in range(400):
         if page.locator("#match-live").get_attribute("data-status") != "live":
@@ -215,7 +157,7 @@ def test_solo_player_plays_an_attempt_with_a_code(browser, live_server, debug_of
         else:
             page.wait_for_timeout(200)
     assert page.locator("#match-live").get_attribute("data-status") == "finished"
-    shot(page, "09-solo-over")
+    shot(page, "schedule-09-solo-over")
     result = Result.objects.get(fixture__tournament=tournament, fixture__home=entry)
     assert result.source == "online"
     board = solo_leaderboard(tournament)
@@ -223,5 +165,5 @@ def test_solo_player_plays_an_attempt_with_a_code(browser, live_server, debug_of
     page.goto(f"{live_server.url}/t/solo-night/")
     # The public page opens on the format's own table: the solo leaderboard.
     page.get_by_role("table", name="Best attempt of each player: margin, then points scored").wait_for()
-    shot(page, "10-solo-leaderboard")
-    assert no_sideways_scroll(page)
+    shot(page, "schedule-10-solo-leaderboard")
+    assert fits(page)

@@ -11,50 +11,14 @@ Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the test also reads the database directly.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+from tests.e2e.browser import ARTIFACTS, fits, shot, sign_in, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations")]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(autouse=True)
-def nations(transactional_db):
-    """The 20 nations of the data migration: a transactional test before this one may have flushed them."""
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def shot(page, name: str, **kwargs) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True, **kwargs)
+PHONE = {"width": 360, "height": 740}  # a small phone
 
 
 def pool_score(home, away) -> tuple[int, int, int, int]:
@@ -62,12 +26,6 @@ def pool_score(home, away) -> tuple[int, int, int, int]:
     if home.team.world_ranking < away.team.world_ranking:
         return 31, 10, 4, 1
     return 10, 31, 1, 4
-
-
-def no_sideways_scroll(page) -> bool:
-    """Nothing sticks out sideways. Compared with the context's viewport, not ``innerWidth``: a mobile browser
-    widens its layout viewport to fit content that sticks out, so ``innerWidth`` grows with the overflow."""
-    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
 
 
 def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_server):
@@ -80,13 +38,7 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.set_default_timeout(15000)
 
     # Sign up (username, e-mail address and password) and land on "new tournament".
-    page.goto(f"{base}/signup/")
-    page.get_by_label("Username").fill("teacher")
-    page.get_by_label("E-mail address").fill("teacher@example.org")
-    page.get_by_label("Password", exact=True).fill("a-long-pass-phrase")
-    page.get_by_label("Password confirmation").fill("a-long-pass-phrase")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url("**/new/")
+    sign_up(page, base, "teacher")
 
     # Create: pools then knockout, World Rugby points, no teams yet (a draft, then its Teams page).
     page.get_by_label("Name", exact=True).fill("School World Cup")
@@ -94,14 +46,14 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.get_by_label("Points system").select_option("world_rugby")
     page.get_by_text("More options").click()
     page.get_by_label("Web address (slug)").fill("school-wc")
-    shot(page, "01-new-tournament")
+    shot(page, "site-01-new-tournament")
     page.get_by_role("button", name="Create the tournament").click()
     page.wait_for_url("**/t/school-wc/manage/teams/")
 
     # The 20 nations in one click.
     page.get_by_role("button", name="Add the 20 nations").click()
     page.get_by_text("20 nations added").wait_for()
-    shot(page, "02-teams")
+    shot(page, "site-02-teams")
 
     # Seeded draw with a chosen seed, shown afterwards.
     page.get_by_role("navigation", name="Organiser").get_by_role("link", name="Draw").click()
@@ -111,7 +63,7 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.get_by_role("button", name="Draw the pools").click()
     page.locator("#draw-seed").wait_for()
     assert "2023" in page.locator("#draw-seed").inner_text()
-    shot(page, "03-draw")
+    shot(page, "site-03-draw")
 
     # Fixtures with dates, times and venues.
     page.get_by_role("navigation", name="Organiser").get_by_role("link", name="Fixtures").click()
@@ -140,7 +92,7 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.get_by_label(f"{home}: tries").fill("2")
     page.get_by_role("button", name="Save the result").click()
     page.get_by_role("alert").first.wait_for()
-    shot(page, "04-result-error")
+    shot(page, "site-04-result-error")
     hs, as_, ht, at = pool_score(first.home, first.away)
     page.get_by_label(f"{home}: points").fill(str(hs))
     page.get_by_label(f"{away}: points").fill(str(as_))
@@ -170,12 +122,12 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     page.get_by_label(f"{qf1.away.team.name}: points").fill("23")
     page.get_by_label(f"{qf1.home.team.name}: tries").fill("2")
     page.get_by_label(f"{qf1.away.team.name}: tries").fill("2")
-    shot(page, "05-quarter-final")
+    shot(page, "site-05-quarter-final")
     page.get_by_role("button", name="Save the result").click()
     page.get_by_text("Result saved").wait_for()
 
     page.goto(f"{base}/t/school-wc/manage/")
-    shot(page, "06-manage")
+    shot(page, "site-06-manage")
     organiser.close()
 
     # A visitor on a phone.
@@ -184,8 +136,8 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
     phone.goto(f"{base}/")
     phone.get_by_role("link", name="School World Cup").click()
     phone.get_by_role("heading", name="Standings").wait_for()
-    shot(phone, "07-phone-tournament")
-    assert no_sideways_scroll(phone)
+    shot(phone, "site-07-phone-tournament")
+    assert fits(phone)
 
     expected = tournament_standings(tournament)
     assert len(expected) == 4
@@ -212,11 +164,11 @@ def test_organiser_runs_rwc2023_and_a_visitor_follows_on_a_phone(browser, live_s
 
     # The team page and the match page on the phone.
     phone.goto(f"{base}/t/school-wc/teams/{qf1.away.team.code}/")
-    shot(phone, "09-phone-team")
-    assert no_sideways_scroll(phone)
+    shot(phone, "site-09-phone-team")
+    assert fits(phone)
     phone.goto(f"{base}/t/school-wc/matches/{qf1.pk}/")
     assert "23" in phone.locator("h1").inner_text()
-    shot(phone, "10-phone-match")
+    shot(phone, "site-10-phone-match")
     visitor.close()
 
 
@@ -255,11 +207,7 @@ def test_pages_have_no_serious_accessibility_violations(browser, live_server, dj
 
     for path in public:
         check(path)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("org")
-    page.get_by_label("Password").fill("pw-organiser-1")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}/")
+    sign_in(page, base, "org", "pw-organiser-1")
     for path in ["/new/", "/t/rwc/manage/", "/t/rwc/manage/teams/", "/t/rwc/manage/draw/",
                  "/t/rwc/manage/fixtures/", "/t/rwc/manage/players/", "/t/rwc/manage/results/",
                  f"/t/rwc/manage/results/{qf.pk}/", f"/t/rwc/manage/results/{first.pk}/delete/",
@@ -302,11 +250,7 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
     context = browser.new_context(viewport={"width": 1024, "height": 900})
     page = context.new_page()
     page.set_default_timeout(60000)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("coach")
-    page.get_by_label("Password").fill("pw-coach-123")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}/")
+    sign_in(page, base, "coach", "pw-coach-123")
 
     page.goto(f"{base}/new/")
     page.get_by_label("Name", exact=True).fill("Card World Cup")
@@ -325,7 +269,7 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
     tournament = Tournament.objects.get(slug="card-wc")
     assert Result.objects.filter(fixture__tournament=tournament, fixture__stage="pool",
                                  source="simulated").count() == 40
-    shot(page, "sim-01-simulated")
+    shot(page, "site-sim-01-simulated")
 
     qf1 = Fixture.objects.select_related("home__team", "away__team").get(tournament=tournament, code="QF1")
     assert qf1.home_id and qf1.away_id
@@ -349,8 +293,8 @@ def test_organiser_simulates_the_pools_then_enters_a_quarter_final(browser, live
     bracket = phone.get_by_role("region", name="Knockout bracket")
     sf1_box = bracket.locator('li.bracket-match:has(span.code:text-is("SF1"))')
     assert qf1.away.team.code in sf1_box.inner_text()
-    assert no_sideways_scroll(phone)
-    shot(phone, "sim-02-phone-tournament")
+    assert fits(phone)
+    shot(phone, "site-sim-02-phone-tournament")
     phone.context.close()
 
 
