@@ -38,8 +38,6 @@ import datetime as dt
 import json
 import multiprocessing
 import re
-import shlex
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -51,26 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 INSIDE = "RUGBY_BENCH_LIVE_SERVERS"
 
-from bench.public_page import ab, free_port, paired, start_gunicorn  # noqa: E402
-
-
-def servers_then_rerun() -> None:
-    """Start PostgreSQL and Redis with scripts/lib.sh and run this script again inside that run."""
-    args = " ".join(shlex.quote(a) for a in sys.argv[1:])
-    script = f"""
-set -euo pipefail
-source {shlex.quote(str(ROOT / 'scripts' / 'lib.sh'))}
-cd "$ROOT"
-command -v ab >/dev/null || {{ log "installing apache2-utils (ab)"; as_root apt-get update -qq;
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq apache2-utils >/dev/null; }}
-run_begin bench-live
-start_postgres
-start_redis
-export {INSIDE}=1
-run_child bench "$PY" {shlex.quote(str(Path(__file__).resolve()))} {args}
-"""
-    os.execvp("bash", ["bash", "-c", script])
-
+from bench.servers import ab_stats, django_setup, gunicorn, paired, servers_then_rerun  # noqa: E402
 
 # --- data ----------------------------------------------------------------------------------------------------------
 
@@ -197,28 +176,19 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     args = parser.parse_args()
     if os.environ.get(INSIDE) != "1":
-        servers_then_rerun()
+        servers_then_rerun(__file__, "bench-live", INSIDE)
 
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.http_app"
     os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 50)
     os.environ.setdefault("VAR_DIR", os.environ.get("TMPDIR", "/tmp"))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    django_setup(settings="bench.http_app")
     print(f"Building a fundraiser evening of {args.tables} tables...", flush=True)
     slug, matches = build_evening(args.tables)
 
-    port = free_port()
-    server = start_gunicorn(port, args.workers, args.threads)
-    base = f"http://127.0.0.1:{port}"
-    constant = f"{base}/bench/constant/"
     body_dir = Path(tempfile.mkdtemp(prefix="bench-live-"))
     counter = [0]
     c = args.viewers
-    try:
+    with gunicorn(args.workers, args.threads) as base:
+        constant = f"{base}/bench/constant/"
         print(f"\nHTTP: gunicorn {args.workers} workers x {args.threads} threads (gthread), ab -k, "
               f"{args.seconds:g} s phases, {args.rounds} paired rounds; ratio = target / constant view")
         print(f"{'what':<62} {'target':>9} {'constant':>9} {'ratio':>7}")
@@ -228,12 +198,12 @@ def main() -> None:
             print(f"{label:<62} {value:>7.1f}{unit:>2} {base_value:>7.1f}{unit:>2} {ratio:>7.3f}", flush=True)
             return value, base_value, ratio
 
-        ab(f"{base}/t/{slug}/", concurrency=1, requests=5)  # warm the cache
+        ab_stats(f"{base}/t/{slug}/", concurrency=1, requests=5)  # warm the cache
         # Warm every gunicorn thread's database connection and code paths, as a server that has run a while.
         for i in range(2 * args.workers * args.threads):
             fixture, token = matches[i % len(matches)]
             post_event(base, fixture, token, {"id": f"warm-{i}", "kind": "card", "code": "yellow", "side": 0})
-            ab(constant, concurrency=1, requests=1)
+            ab_stats(constant, concurrency=1, requests=1)
         row("one scoring event: ms per POST, one at a time (ab -n 1)", "ms",
             lambda: statistics.median(one_event(base, matches, body_dir, counter) for _ in range(args.events)),
             lambda: statistics.median(one_constant(constant) for _ in range(args.events)))
@@ -243,7 +213,7 @@ def main() -> None:
         post_event(base, fixture, token, {"id": "resent", "kind": "score", "code": "try", "side": 0})
         row("the same event sent again (applied once): req/s (c=10)", "/s",
             lambda: _ab_post(f"{base}/score/{token}/{fixture}/events/", resend, args.seconds),
-            lambda: ab(constant, concurrency=10, seconds=args.seconds)["rps"])
+            lambda: ab_stats(constant, concurrency=10, seconds=args.seconds)["rps"])
 
         stop = multiprocessing.Event()
         scoring = multiprocessing.Process(target=scorers, args=(base, matches, args.events_per_second, stop, "bg"),
@@ -252,7 +222,7 @@ def main() -> None:
         try:
             def check_304() -> float:
                 url, etag = live_check(base, slug)
-                result = ab(base + url, concurrency=c, seconds=args.seconds, headers=(f"If-None-Match: {etag}",))
+                result = ab_stats(base + url, concurrency=c, seconds=args.seconds, headers=(f"If-None-Match: {etag}",))
                 # Every answer must be the 304 (ab counts a 304 as a non-2xx answer).
                 assert result["non2xx"] == result["complete"], result
                 return result["rps"]
@@ -263,7 +233,7 @@ def main() -> None:
             scoring.join(timeout=10)
             time.sleep(1)
             r304 = row(f"live check, viewer up to date (304): req/s (c={c})", "/s", check_304,
-                       lambda: ab(constant, concurrency=c, seconds=args.seconds)["rps"])
+                       lambda: ab_stats(constant, concurrency=c, seconds=args.seconds)["rps"])
             stop.clear()
             scoring = multiprocessing.Process(target=scorers,
                                               args=(base, matches, args.events_per_second, stop, "fg"), daemon=True)
@@ -271,7 +241,7 @@ def main() -> None:
             stale_url, _ = live_check(base, slug)
             r200 = row(f"live check bringing the {len(matches)} live scores (200), tables scoring: req/s (c={c})",
                        "/s", lambda: _ab_200(base + stale_url, c, args.seconds),
-                       lambda: ab(constant, concurrency=c, seconds=args.seconds)["rps"])
+                       lambda: ab_stats(constant, concurrency=c, seconds=args.seconds)["rps"])
             # The delay a viewer sees, under the viewers' load.
             loader = subprocess.Popen(["ab", "-q", "-k", "-c", str(c), "-t", str(args.seconds * args.rounds + 5),
                                        "-n", "10000000", base + stale_url], stdout=subprocess.DEVNULL,
@@ -291,9 +261,6 @@ def main() -> None:
               f"{c / r304[0]:.0%} of the server while they are up to date (304), "
               f"{c / r200[0]:.0%} while every check brings new scores (200); the constant view: "
               f"{c / r304[1]:.0%}.")
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
 
 
 def _ab_post(url: str, body: Path, seconds: float) -> float:
@@ -306,7 +273,7 @@ def _ab_post(url: str, body: Path, seconds: float) -> float:
 def _ab_200(url: str, concurrency: int, seconds: float) -> float:
     # Every answer must be a 200 carrying sections (a stale version): a 304 is not this figure. (ab counts answers
     # of another length than the first as "failed": the scores change their length, so only non-2xx count here.)
-    result = ab(url, concurrency=concurrency, seconds=seconds)
+    result = ab_stats(url, concurrency=concurrency, seconds=seconds)
     assert result["non2xx"] == 0 and result["complete"] > 0, result
     return result["rps"]
 

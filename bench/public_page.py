@@ -33,11 +33,7 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 import argparse
 import datetime as dt
 import re
-import shlex
-import signal
-import socket
 import statistics
-import subprocess
 import time
 import urllib.request
 from pathlib import Path
@@ -46,30 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 INSIDE = "RUGBY_BENCH_PUBLIC_SERVERS"
 
-
-def servers_then_rerun() -> None:
-    """Start PostgreSQL and Redis with scripts/lib.sh and run this script again inside that run."""
-    args = " ".join(shlex.quote(a) for a in sys.argv[1:])
-    script = f"""
-set -euo pipefail
-source {shlex.quote(str(ROOT / 'scripts' / 'lib.sh'))}
-cd "$ROOT"
-command -v ab >/dev/null || {{ log "installing apache2-utils (ab)"; as_root apt-get update -qq;
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq apache2-utils >/dev/null; }}
-run_begin bench-public
-start_postgres
-start_redis
-export {INSIDE}=1
-run_child bench "$PY" {shlex.quote(str(Path(__file__).resolve()))} {args}
-"""
-    os.execvp("bash", ["bash", "-c", script])
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
+from bench.servers import ab_stats, django_setup, gunicorn, paired, servers_then_rerun  # noqa: E402
 
 # --- data ----------------------------------------------------------------------------------------------------------
 
@@ -179,55 +152,6 @@ def live_url(slug: str) -> tuple[str, str]:
 # --- HTTP with gunicorn and ab -----------------------------------------------------------------------------------
 
 
-def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    process = subprocess.Popen(
-        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-         "--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "30", "--backlog", "2048",
-         "--log-level", "warning"], cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/constant/", timeout=2) as response:
-                if response.status == 200:
-                    return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit(f"gunicorn did not start: {process.stderr.read().decode()[-2000:]}")
-
-
-def ab(url: str, *, concurrency: int, seconds: float = 0, requests: int = 0, headers: tuple[str, ...] = ()) -> dict:
-    """Run ab; return requests per second, mean time per request (ms), and the responses by kind."""
-    command = ["ab", "-q", "-k", "-c", str(concurrency), "-s", "30"]
-    # ab reads -t as whole seconds (atoi: "0.5" would mean no limit at all).
-    command += ["-t", str(max(1, round(seconds))), "-n", "10000000"] if seconds else ["-n", str(requests)]
-    for header in headers:
-        command += ["-H", header]
-    out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds + 120).stdout
-
-    def number(label: str) -> float:
-        found = re.search(rf"^{label}:\s+([\d.]+)", out, re.M)
-        return float(found.group(1)) if found else 0.0
-
-    return {"rps": number("Requests per second"), "ms": number("Time per request"),
-            "complete": number("Complete requests"), "failed": number("Failed requests"),
-            "non2xx": number("Non-2xx responses")}
-
-
-def paired(rounds: int, baseline, target) -> tuple[float, float, float]:
-    """(median target, median baseline, median of the per-round ratios target / baseline)."""
-    targets, baselines, ratios = [], [], []
-    for _ in range(rounds):
-        base = baseline()
-        value = target()
-        baselines.append(base)
-        targets.append(value)
-        ratios.append(value / base if base else 0.0)
-    return statistics.median(targets), statistics.median(baselines), statistics.median(ratios)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="20,250,1000", help="teams of each league, comma-separated")
@@ -239,17 +163,11 @@ def main() -> None:
     parser.add_argument("--after", type=int, default=15, help="results (each then one timed request) per round")
     args = parser.parse_args()
     if os.environ.get(INSIDE) != "1":
-        servers_then_rerun()
+        servers_then_rerun(__file__, "bench-public", INSIDE)
 
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.http_app"
     os.environ.setdefault("SECRET_KEY", "bench-" + "x" * 50)
     os.environ.setdefault("VAR_DIR", os.environ.get("TMPDIR", "/tmp"))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    django_setup(settings="bench.http_app")
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"Building the leagues ({', '.join(map(str, sizes))} teams, {args.played} rounds played)...", flush=True)
     slugs = {teams: build_league(teams, args.played) for teams in sizes}
@@ -271,27 +189,25 @@ def main() -> None:
                   f"{r['cold_queries']:>12.0f} /{r['cached_queries']:>3.0f} /{r['after_queries']:>3.0f}      "
                   f"{r['cold_ms']:>8.1f} {r['cached_ms']:>9.2f} {r['after_ms']:>18.1f}", flush=True)
 
-    port = free_port()
-    server = start_gunicorn(port, args.workers, args.threads)
-    base = f"http://127.0.0.1:{port}"
-    constant = f"{base}/bench/constant/"
-    try:
+    with gunicorn(args.workers, args.threads) as base:
+        constant = f"{base}/bench/constant/"
         print(f"\nHTTP: gunicorn {args.workers} workers x {args.threads} threads (gthread), ab -k, "
               f"{args.seconds:g} s phases, {args.rounds} paired rounds; ratio = target / constant view")
         print(f"{'teams':>6} {'what':<34} {'req/s':>9} {'constant':>9} {'ratio':>7}")
         for teams, slug in slugs.items():
             page = f"{base}/t/{slug}/"
-            ab(page, concurrency=1, requests=5)  # warm the cache
+            ab_stats(page, concurrency=1, requests=5)  # warm the cache
             url, etag = live_url(slug)
             rows = [
-                ("standings page, cached (c=50)", lambda p=page: ab(p, concurrency=50, seconds=args.seconds)["rps"],
-                 lambda: ab(constant, concurrency=50, seconds=args.seconds)["rps"]),
+                ("standings page, cached (c=50)",
+                 lambda p=page: ab_stats(p, concurrency=50, seconds=args.seconds)["rps"],
+                 lambda: ab_stats(constant, concurrency=50, seconds=args.seconds)["rps"]),
                 ("live check 304 (c=50)", lambda u=url, e=etag: _check_304(
-                    ab(base + u, concurrency=50, seconds=args.seconds, headers=(f"If-None-Match: {e}",))),
-                 lambda: ab(constant, concurrency=50, seconds=args.seconds)["rps"]),
+                    ab_stats(base + u, concurrency=50, seconds=args.seconds, headers=(f"If-None-Match: {e}",))),
+                 lambda: ab_stats(constant, concurrency=50, seconds=args.seconds)["rps"]),
                 ("live check 304, 500 viewers (c=500)", lambda u=url, e=etag: _check_304(
-                    ab(base + u, concurrency=500, seconds=args.seconds, headers=(f"If-None-Match: {e}",))),
-                 lambda: ab(constant, concurrency=500, seconds=args.seconds)["rps"]),
+                    ab_stats(base + u, concurrency=500, seconds=args.seconds, headers=(f"If-None-Match: {e}",))),
+                 lambda: ab_stats(constant, concurrency=500, seconds=args.seconds)["rps"]),
                 ("standings page after a result", lambda s=slug, p=page: _after_result(s, p, args.after),
                  lambda: _sequential(constant, args.after)),
             ]
@@ -304,9 +220,6 @@ def main() -> None:
             many = 500 / results["live check 304, 500 viewers (c=500)"]
             print(f"{teams:>6} {'cost of the live check':<34} one viewer (1 check/s): {one:.2%} of the server; "
                   f"500 viewers: {many:.0%} of the server", flush=True)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
 
     print("\nTargets (issue 15): the 1,000-team league's public page renders in under 1 s and weighs under 500 KB")
     for teams in sizes:
@@ -327,7 +240,7 @@ def _after_result(slug: str, page: str, count: int) -> float:
     for _ in range(count):
         record_result(slug)
         time.sleep(0.05)  # the result's commit hooks have run; the request is the first after it
-        times.append(ab(page, concurrency=1, requests=1)["ms"])
+        times.append(ab_stats(page, concurrency=1, requests=1)["ms"])
     return 1000 / statistics.median(times)
 
 
@@ -336,7 +249,7 @@ def _sequential(url: str, count: int) -> float:
     times = []
     for _ in range(count):
         time.sleep(0.05)
-        times.append(ab(url, concurrency=1, requests=1)["ms"])
+        times.append(ab_stats(url, concurrency=1, requests=1)["ms"])
     return 1000 / statistics.median(times)
 
 

@@ -20,10 +20,8 @@ The production path: PostgreSQL (``bench/servers.py``: a throw-away server unles
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,19 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The project root, not bench/, first on the path: bench/http.py would otherwise hide the standard library's http.
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from bench.servers import load_average, services  # noqa: E402
-
-
-def _setup() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DEBUG"] = "0"
-    os.environ["ODDS_AFTER_RESULT"] = "0"  # the refresh runs on the workers, after the commit: not this timing
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from bench.servers import database, django_setup, load_average, paired_rounds, timed  # noqa: E402
 
 
 def _teams(count: int) -> list[str]:
@@ -95,21 +81,22 @@ def results_case(label: str, fixture, spare, rounds: int) -> None:
     """Record ``fixture``'s result ``rounds`` times (undone in between), paired with the baseline on ``spare``."""
     from league.models import Fixture
 
-    times, baselines, queries = [], [], []
-    for _ in range(rounds + 1):
-        started = time.perf_counter()
-        _baseline(spare)
-        baselines.append(time.perf_counter() - started)
+    queries: list[int] = []
+
+    def baseline() -> float:
+        elapsed = timed(lambda: _baseline(spare))
         _undo(spare)
+        return elapsed
+
+    def record() -> float:
         fresh = Fixture.objects.get(pk=fixture.pk)
-        started = time.perf_counter()
-        queries.append(_record(fresh))
-        times.append(time.perf_counter() - started)
+        elapsed = timed(lambda: queries.append(_record(fresh)))
         _undo(fresh)
-    times, baselines = times[1:], baselines[1:]  # the first round warms up
-    ratio = statistics.median(t / b for t, b in zip(times, baselines, strict=True))
-    print(f"  {label:44s} {max(queries):3d} queries {statistics.median(times) * 1000:8.1f} ms   "
-          f"baseline {statistics.median(baselines) * 1000:6.1f} ms   ratio {ratio:5.2f}   "
+        return elapsed
+
+    figures = paired_rounds(rounds, baseline, record, warm_up=1)
+    print(f"  {label:44s} {max(queries):3d} queries {figures.target * 1000:8.1f} ms   "
+          f"baseline {figures.baseline * 1000:6.1f} ms   ratio {figures.ratio:5.2f}   "
           f"target <= 12 queries: {'met' if max(queries) <= 12 else 'NOT met'}")
 
 
@@ -164,16 +151,9 @@ def main() -> None:
     parser.add_argument("--generation-rounds", type=int, default=3, help="rounds of the fixture generation")
     args = parser.parse_args()
     print(f"before: {load_average()}")
-    if args.sqlite:
-        folder = tempfile.mkdtemp(prefix="rugby-bench-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-        os.environ.setdefault("VAR_DIR", folder)
-        context = None
-    else:
-        context = services()
-        context.__enter__()
-    try:
-        _setup()
+    with database(sqlite=args.sqlite):
+        # The odds refresh runs on the workers, after the commit: not part of this timing.
+        django_setup(DEBUG="0", ODDS_AFTER_RESULT="0")
         from django.db import connection
 
         from league.models import Fixture
@@ -200,9 +180,6 @@ def main() -> None:
         results_case(f"{args.teams}-team league: a result", two[0], two[1], args.rounds)
         print(f"Generating fixtures ({connection.vendor}):")
         generation_case(args.teams, args.generation_rounds)
-    finally:
-        if context is not None:
-            context.__exit__(None, None, None)
     print(f"after: {load_average()}")
 
 

@@ -1,9 +1,14 @@
-"""What the benchmarks run on: PostgreSQL and Redis as production has them, and Apache's ``ab`` as the load generator.
+"""What the benchmarks run on: PostgreSQL and Redis as production has them, gunicorn, Apache's ``ab`` as the load
+generator, and paired rounds against a baseline.
 
 ``services()`` uses DATABASE_URL (a PostgreSQL URL) and REDIS_URL when both are set; otherwise it starts a
 throw-away PostgreSQL cluster (PostgreSQL's default durability: fsync and synchronous commits on, as in
-production) and Redis server on free local ports, and removes them at the end. ``ab_path()`` installs Debian's
-apache2-utils when ``ab`` is missing.
+production) and Redis server on free local ports, and removes them at the end; ``database(sqlite=True)`` is a
+temporary SQLite file instead. ``servers_then_rerun()`` does the same through ``scripts/lib.sh`` for the HTTP
+benches (the script runs again inside, so both servers stop whatever happens). ``django_setup()`` sets Django up
+as the benches run it (DEBUG off) and migrates; ``gunicorn()`` serves the site as production does. ``ab_path()``
+installs Debian's apache2-utils when ``ab`` is missing. ``paired_rounds()`` measures a target next to its baseline,
+round after round, and gives the medians and the median of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -11,13 +16,18 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import shutil
+import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,3 +126,156 @@ def load_average() -> str:
     """The machine's load (1, 5 and 15 minutes) and its cores: other people's work weighs on every figure."""
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+@contextlib.contextmanager
+def database(*, sqlite: bool) -> Iterator[None]:
+    """A temporary SQLite file (``sqlite``), else PostgreSQL and Redis as :func:`services` gives them."""
+    if not sqlite:
+        with services():
+            yield
+        return
+    folder = tempfile.mkdtemp(prefix="rugby-bench-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    os.environ.setdefault("VAR_DIR", folder)
+    yield
+
+
+def servers_then_rerun(script: str, run_name: str, inside: str) -> None:
+    """Start PostgreSQL and Redis with scripts/lib.sh (installing ``ab`` if it is missing) and run ``script`` again
+    inside that run, with this process's arguments and ``inside``=1 in its environment: ``run_begin`` stops both
+    servers whatever happens. Does not return."""
+    args = " ".join(shlex.quote(a) for a in sys.argv[1:])
+    lines = f"""
+set -euo pipefail
+source {shlex.quote(str(ROOT / 'scripts' / 'lib.sh'))}
+cd "$ROOT"
+command -v ab >/dev/null || {{ log "installing apache2-utils (ab)"; as_root apt-get update -qq;
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq apache2-utils >/dev/null; }}
+run_begin {shlex.quote(run_name)}
+start_postgres
+start_redis
+export {inside}=1
+run_child bench "$PY" {shlex.quote(str(Path(script).resolve()))} {args}
+"""
+    os.execvp("bash", ["bash", "-c", lines])
+
+
+def django_setup(*, settings: str = "", **environ: str) -> None:
+    """Set Django up as the benches run it and migrate the database: ``settings`` (else config.settings unless
+    DJANGO_SETTINGS_MODULE says otherwise) and ``environ`` set in the environment first (DEBUG="0"...)."""
+    if settings:
+        os.environ["DJANGO_SETTINGS_MODULE"] = settings
+    else:
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.update(environ)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
+    """gunicorn serving the site (gthread workers, the settings of this environment) on ``port``, once its constant
+    view answers (``bench.http_app`` settings serve it at /bench/constant/)."""
+    gunicorn_bin = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn_bin), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+         "--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "30", "--backlog", "2048",
+         "--log-level", "warning"], cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/constant/", timeout=2) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"gunicorn did not start: {process.stderr.read().decode()[-2000:]}")
+
+
+@contextlib.contextmanager
+def gunicorn(workers: int, threads: int) -> Iterator[str]:
+    """:func:`start_gunicorn` on a free port; yields its base URL and stops it (its whole process group) after."""
+    port = free_port()
+    process = start_gunicorn(port, workers, threads)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def ab_stats(url: str, *, concurrency: int, seconds: float = 0, requests: int = 0,
+             headers: tuple[str, ...] = ()) -> dict:
+    """Run ``ab -k`` for ``seconds`` (or ``requests``): requests per second, mean time per request (ms), and the
+    responses by kind as ab counts them (``failed`` includes answers of another length than the first)."""
+    command = ["ab", "-q", "-k", "-c", str(concurrency), "-s", "30"]
+    # ab reads -t as whole seconds (atoi: "0.5" would mean no limit at all).
+    command += ["-t", str(max(1, round(seconds))), "-n", "10000000"] if seconds else ["-n", str(requests)]
+    for header in headers:
+        command += ["-H", header]
+    out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds + 120).stdout
+
+    def number(label: str) -> float:
+        found = re.search(rf"^{label}:\s+([\d.]+)", out, re.M)
+        return float(found.group(1)) if found else 0.0
+
+    return {"rps": number("Requests per second"), "ms": number("Time per request"),
+            "complete": number("Complete requests"), "failed": number("Failed requests"),
+            "non2xx": number("Non-2xx responses")}
+
+
+@dataclass
+class Paired:
+    """The figures of paired rounds: each round's target and baseline, and their ratio target / baseline."""
+
+    targets: list[float]
+    baselines: list[float]
+    ratios: list[float]
+
+    @property
+    def target(self) -> float:
+        return statistics.median(self.targets)
+
+    @property
+    def baseline(self) -> float:
+        return statistics.median(self.baselines)
+
+    @property
+    def ratio(self) -> float:
+        """The median of the per-round ratios (not the ratio of the medians)."""
+        return statistics.median(self.ratios)
+
+
+def paired_rounds(rounds: int, baseline: Callable[[], float], target: Callable[[], float], *,
+                  warm_up: int = 0) -> Paired:
+    """``rounds`` rounds of the baseline then the target (each a callable returning its figure: a time, requests
+    per second...), after ``warm_up`` rounds that are not counted."""
+    targets, baselines, ratios = [], [], []
+    for number in range(warm_up + rounds):
+        base = baseline()
+        value = target()
+        if number < warm_up:
+            continue
+        baselines.append(base)
+        targets.append(value)
+        ratios.append(value / base if base else 0.0)
+    return Paired(targets, baselines, ratios)
+
+
+def paired(rounds: int, baseline: Callable[[], float], target: Callable[[], float]) -> tuple[float, float, float]:
+    """(median target, median baseline, median of the per-round ratios target / baseline)."""
+    figures = paired_rounds(rounds, baseline, target)
+    return figures.target, figures.baseline, figures.ratio
+
+
+def timed(action: Callable[[], object]) -> float:
+    """The wall time of ``action()`` in seconds."""
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started

@@ -18,10 +18,7 @@ with ``--sqlite`` a temporary SQLite file (the demo's database).
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,18 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The project root, not bench/, first on the path: bench/http.py would otherwise hide the standard library's http.
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from bench.servers import load_average, services  # noqa: E402
-
-
-def _setup() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DEBUG"] = "0"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from bench.servers import database, django_setup, load_average, paired_rounds, timed  # noqa: E402
 
 
 def _fill_results(tournament, score_of) -> int:
@@ -91,22 +77,14 @@ def _case(label: str, tournament, rounds: int) -> None:
     from league.models import Result
 
     results = Result.objects.filter(fixture__tournament=tournament).count()
-    fetch, standings, ratios = [], [], []
-    _fetch_rows(tournament), selectors.tournament_standings(tournament)  # warm-up
-    for _ in range(rounds):
-        started = time.perf_counter()
-        _fetch_rows(tournament)
-        fetch.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        tables = selectors.tournament_standings(tournament)
-        standings.append(time.perf_counter() - started)
-        ratios.append(standings[-1] / fetch[-1])
-    teams = sum(len(rows) for _pool, rows in tables)
+    figures = paired_rounds(rounds, lambda: timed(lambda: _fetch_rows(tournament)),
+                            lambda: timed(lambda: selectors.tournament_standings(tournament)), warm_up=1)
+    teams = sum(len(rows) for _pool, rows in selectors.tournament_standings(tournament))
     print(f"{label}: {teams} teams, {results} results")
-    print(f"  fetching the same rows (baseline):    median {statistics.median(fetch) * 1000:9.2f} ms")
-    print(f"  tournament_standings (3 queries):     median {statistics.median(standings) * 1000:9.2f} ms")
-    print(f"  ratio standings / fetch: median {statistics.median(ratios):.2f} of {rounds} paired rounds "
-          f"(each: {', '.join(f'{r:.2f}' for r in ratios)})")
+    print(f"  fetching the same rows (baseline):    median {figures.baseline * 1000:9.2f} ms")
+    print(f"  tournament_standings (3 queries):     median {figures.target * 1000:9.2f} ms")
+    print(f"  ratio standings / fetch: median {figures.ratio:.2f} of {rounds} paired rounds "
+          f"(each: {', '.join(f'{r:.2f}' for r in figures.ratios)})")
 
 
 def main() -> None:
@@ -116,16 +94,8 @@ def main() -> None:
     parser.add_argument("--teams", type=int, default=200, help="teams in the double round robin (default 200)")
     args = parser.parse_args()
     print(f"before: {load_average()}")
-    if args.sqlite:
-        folder = tempfile.mkdtemp(prefix="rugby-bench-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-        os.environ.setdefault("VAR_DIR", folder)
-        context = None
-    else:
-        context = services()
-        context.__enter__()
-    try:
-        _setup()
+    with database(sqlite=args.sqlite):
+        django_setup(DEBUG="0")
         from django.db import connection
 
         from league.models import Team
@@ -142,9 +112,6 @@ def main() -> None:
         big = preset_run("league", name="Bench league", slug=f"bench-league-{stamp}", teams=codes, double=True)
         _fill_results(big, _score)
         _case(f"{args.teams}-team double round robin", big, max(3, args.rounds // 2))
-    finally:
-        if context is not None:
-            context.__exit__(None, None, None)
     print(f"after: {load_average()}")
 
 
