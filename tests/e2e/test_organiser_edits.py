@@ -6,18 +6,14 @@ removes a co-organiser and deletes a tournament. Screenshots go to test-artifact
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
 from tests.e2e.browser import ARTIFACTS, fits
-from tests.e2e.test_site import browser as browser
-from tests.e2e.test_site import nations as nations
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations")]
 
 PHONE = {"width": 390, "height": 844}
 TEAMS = "Grey High, GHS\nKingswood, KIN\nSt Andrew's, SAC\nSelborne, SEL\nDale, DAL\nQueens, QUE"
