@@ -7,16 +7,14 @@ Screenshots go to test-artifacts/ (registration-*.png)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
+from tests.e2e.browser import ARTIFACTS, fits, phone_page
 from tests.e2e.test_csp import LISTEN
-from tests.e2e.test_event_day import ARTIFACTS, browser, debug_off, nations, phone_page  # noqa: F401
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+# The browser, debug_off and nations fixtures come from tests/e2e/conftest.py.
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.usefixtures("nations")]
 
 PLAYERS = [("Thandi", "Mokoena"), ("Pieter", "van Wyk"), ("Aisha", "Patel"), ("Johan", "Botha"),
            ("Lerato", "Nkosi"), ("Sipho", "Dlamini"), ("Emma", "Smith"), ("Ruan", "Pretorius"),
@@ -28,18 +26,13 @@ NO_NAME = {"Sipho"}
 WISHES = {"Thandi": "South Africa", "Pieter": "New Zealand", "Emma": "England"}
 
 
-def fits(page) -> bool:
-    """Nothing sticks out sideways: the page is no wider than the phone's viewport."""
-    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
-
-
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"registration-{name}.png"), full_page=True)
 
 
 def test_twenty_players_register_from_their_phones_and_the_nations_are_drawn_on_the_big_screen(
-        browser, live_server, debug_off, organiser):  # noqa: F811
+        browser, live_server, debug_off, organiser):
     from league.models import Entry, NationDraw, Registration
     from league.services import events as event_services
     from league.services import registrations as reg_services
