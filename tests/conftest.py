@@ -58,6 +58,18 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts (and ends) in the site's default language. A page requested in French leaves French active in
+    the test's thread (LocaleMiddleware activates the visitor's language and nothing deactivates it), and the
+    services' refusals are translated: a later test calling a service directly would read them in French."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """A cheap hasher in tests: PBKDF2's deliberate slowness made every user created cost a large share of a test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
