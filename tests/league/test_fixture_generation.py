@@ -7,10 +7,13 @@ from __future__ import annotations
 from datetime import date, time
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
 
 from league import services
-from league.models import Fixture
+from league.errors import Conflict
+from league.models import Fixture, Team
+from league.services import fixtures as fixtures_service
 from tests.league.api_factories import make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +66,82 @@ def test_generation_plans_around_timed_fixtures_of_other_stages(organiser):
     services.fixtures_generate_round_robin(tournament=tournament)
     assert Fixture.objects.filter(tournament=tournament, stage=Fixture.Stage.POOL).count() == 6
     assert_planner_agrees(tournament)
+
+
+# -- PostgreSQL's path (issue 17: a 1,000-team league under 5 s): COPY, and the foreign keys checked once ----------
+
+on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="COPY and row triggers are PostgreSQL's")
+
+SAVED = ("pool", "stage", "bracket", "round_number", "round_name", "code", "home", "away", "home_source",
+         "away_source", "kickoff", "venue", "slot", "status")
+
+
+def generated(tournament) -> list[tuple]:
+    """The pool fixtures as saved, in id order, without their ids."""
+    return [tuple(model_to_dict(f, fields=SAVED)[name] for name in SAVED)
+            for f in Fixture.objects.filter(tournament=tournament).order_by("pk")]
+
+
+def regenerate(tournament) -> list[tuple]:
+    services.fixtures_generate_round_robin(tournament=tournament, start_date=date(2027, 3, 6),
+                                           first_kickoff=time(9, 0), venues=["Pitch\t1", "Back\\field"], replace=True)
+    return generated(tournament)
+
+
+def league_of(slug: str, teams: int, *, user=None, pools: int = 1):
+    codes = [f"Q{i:03d}" for i in range(teams)]
+    Team.objects.bulk_create([Team(code=code, name=f"Club {code}") for code in codes])
+    return make_tournament(slug, user=user, teams=tuple(codes), pools=pools, fixtures=False)
+
+
+@on_postgresql
+def test_copy_with_checks_once_writes_what_the_plain_inserts_write(organiser, monkeypatch):
+    tournament = league_of("paths", 13, user=organiser, pools=2)
+    fast = regenerate(tournament)
+    monkeypatch.setattr(fixtures_service, "_row_checks_off", lambda cursor: None)  # COPY, checked row by row
+    checked_per_row = regenerate(tournament)
+    monkeypatch.setattr(fixtures_service, "_copy_supported", lambda: False)  # SQLite's plain INSERTs
+    plain = regenerate(tournament)
+    assert len(fast) == 6 * 5 // 2 + 7 * 6 // 2
+    assert fast == checked_per_row == plain
+    assert {row[SAVED.index("venue")] for row in fast} == {"Pitch 1", "Back\\field"}  # tab cleaned, backslash kept
+
+
+@on_postgresql
+def test_the_row_checks_are_back_on_after_the_copy(organiser):
+    tournament = league_of("back-on", 4, user=organiser)
+    with transaction.atomic(), connection.cursor() as cursor:
+        services.fixtures_generate_round_robin(tournament=tournament)
+        cursor.execute("SHOW session_replication_role")
+        assert cursor.fetchone()[0] == "origin"
+        # A row written afterwards in the same transaction is still checked: its missing team is refused.
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Fixture.objects.create(tournament=tournament, home_id=10**9, away=None)
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+@on_postgresql
+def test_a_missing_reference_is_refused_and_nothing_is_written(organiser):
+    tournament = league_of("missing", 4, user=organiser)
+    pool = tournament.pools.get()
+    entry = tournament.entries.first()
+    with pytest.raises(Conflict, match="changed while the fixtures were being made"), transaction.atomic():
+        fixtures_service._rows_insert(
+            Fixture, common={"tournament": tournament, "stage": Fixture.Stage.POOL}, columns=("pool", "home", "away"),
+            rows=[(pool.pk, entry.pk, 10**9)])
+    assert not Fixture.objects.filter(tournament=tournament).exists()
+
+
+def test_a_big_league_is_a_complete_round_robin(organiser, settings):
+    """The path a 1,000-team league takes (one pool, COPY on PostgreSQL), at a size CI runs in seconds; the
+    1,000-team figure is ``bench/fixture_generation.py``'s."""
+    settings.MAX_TEAMS_PER_TOURNAMENT = 200
+    tournament = league_of("big", 120, user=organiser)
+    count = services.fixtures_generate_round_robin(tournament=tournament)
+    pairs = list(Fixture.objects.filter(tournament=tournament).values_list("round_number", "home", "away"))
+    assert count == len(pairs) == 120 * 119 // 2
+    assert len({frozenset((home, away)) for _, home, away in pairs}) == count  # every pair once
+    by_round: dict[int, list[int]] = {}
+    for number, home, away in pairs:
+        by_round.setdefault(number, []).extend((home, away))
+    assert len(by_round) == 119 and all(len(set(teams)) == len(teams) == 120 for teams in by_round.values())
