@@ -311,10 +311,10 @@ class Fixture(models.Model):
         ]
         indexes = [
             models.Index(fields=["tournament", "round_number"]),
-            # Advancement reads a tournament's knockout fixtures after every result: without this, a
-            # 1,000-team league (no knockout at all) was scanned whole to find none.
-            models.Index(fields=["tournament", "stage"], name="fixture_tournament_stage"),
-            # The public pages' sections: a round of one stage, a day, a pitch, the next kick-offs.
+            # The public pages' sections: a round of one stage, a day, a pitch, the next kick-offs. The first also
+            # serves advancement's read of a tournament's knockout fixtures after every result (a 1,000-team
+            # league, no knockout at all, was scanned whole to find none): no (tournament, stage) index besides,
+            # each index costing time on every one of a big league's half a million inserted fixtures.
             models.Index(fields=["tournament", "stage", "round_number"], name="fixture_stage_round"),
             models.Index(fields=["tournament", "kickoff"], name="fixture_day"),
             models.Index(fields=["tournament", "venue", "kickoff"], name="fixture_pitch"),

@@ -95,15 +95,17 @@ def fixtures_generate_round_robin(
                          for number, lists in groups.items()}
         _check_fixture_room(tournament, sum(len(matches) for matches in in_slot_order.values()))
         places = new_matches_places(tournament, in_slot_order)
-        place_of = {(number, match): place for number, matches in in_slot_order.items()
-                    for match, place in zip(matches, places[number], strict=True)}
-        round_names = {number: f"Round {number}" for number in groups}
-        # Written pool by pool, round by round, in board order (the order the fixtures' ids have always had).
+        place_of = {number: dict(zip(matches, places[number], strict=True))
+                    for number, matches in in_slot_order.items()}
+        # Written pool by pool, round by round, in board order (the order the fixtures' ids have always had); a
+        # round's pool, number and name, and a match's kick-off, pitch and slot go as groups (made text once each).
         count = _rows_insert(
             Fixture, common={"tournament": tournament, "stage": Fixture.Stage.POOL},
-            columns=("pool", "round_number", "round_name", "home", "away", "kickoff", "venue", "slot"),
-            rows=((pool, rnd.number, round_names[rnd.number], *match, *place_of[rnd.number, match])
-                  for pool, rounds in by_pool.items() for rnd in rounds for match in rnd.matches))
+            columns=(("pool", "round_number", "round_name"), "home", "away", ("kickoff", "venue", "slot")),
+            rows=((head, home, away, round_places[home, away])
+                  for pool, rounds in by_pool.items() for rnd in rounds
+                  for head, round_places in [((pool, rnd.number, f"Round {rnd.number}"), place_of[rnd.number])]
+                  for home, away in rnd.matches))
         tournament_changed(tournament)
     return count
 
@@ -130,10 +132,13 @@ def _copy_text(value: Any) -> str:
     return str(value).translate(_COPY_ESCAPES)
 
 
-def _rows_insert(model: type[Any], *, common: dict[str, Any], columns: Sequence[str],
+def _rows_insert(model: type[Any], *, common: dict[str, Any], columns: Sequence[str | tuple[str, ...]],
                  rows: Iterable[Sequence[Any]]) -> int:
     """Insert many rows of ``model`` at once: ``columns`` (field names; a foreign key takes the id) vary per row,
     the other fields take ``common`` or their defaults. Returns the number of rows.
+
+    A tuple of names in ``columns`` is a group whose values come as one tuple in each row: values that repeat
+    together (a round's number and name, a kick-off's pitch and slot) are made ready once per distinct group.
 
     The fast path of a big round robin (a 1,000-team league is half a million fixtures): no model instance
     per row, and on PostgreSQL one COPY of text built once per distinct value, its foreign keys checked by one
@@ -143,29 +148,31 @@ def _rows_insert(model: type[Any], *, common: dict[str, Any], columns: Sequence[
     template = model(**common)
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     named = {f.name: f for f in fields}
-    varying = [named[name] for name in columns]
-    fixed = [f for f in fields if f.name not in columns]
+    groups = [tuple(named[name] for name in (column if isinstance(column, tuple) else (column,)))
+              for column in columns]
+    varying = [f for group in groups for f in group]
+    fixed = [f for f in fields if f not in varying]
     fixed_values = [f.get_db_prep_save(f.pre_save(template, True), connection) for f in fixed]
     names = [f.column for f in varying] + [f.column for f in fixed]
     table = connection.ops.quote_name(model._meta.db_table)
     quoted = ", ".join(connection.ops.quote_name(name) for name in names)
     if _copy_supported():
-        return _rows_copy(table, quoted, varying, fixed, fixed_values, rows)
+        return _rows_copy(table, quoted, groups, columns, fixed, fixed_values, rows)
     fixed_values = [value.value if isinstance(value, enum.Enum) else value for value in fixed_values]
     adapters = [(index, f) for index, f in enumerate(varying) if f.get_internal_type() in _ADAPTED_TYPES]
+    grouped = [isinstance(column, tuple) for column in columns]
     memo: dict[tuple[int, Any], Any] = {}
 
     def prepared(row: Sequence[Any]) -> tuple[Any, ...]:
-        if adapters:
-            row = list(row)
-            for index, f in adapters:
-                value = row[index]
-                if value is not None:
-                    key = (index, value)
-                    if key not in memo:
-                        memo[key] = f.get_db_prep_save(value, connection)
-                    row[index] = memo[key]
-        return (*row, *fixed_values)
+        flat = [v for value, group in zip(row, grouped, strict=True) for v in (value if group else (value,))]
+        for index, f in adapters:
+            value = flat[index]
+            if value is not None:
+                key = (index, value)
+                if key not in memo:
+                    memo[key] = f.get_db_prep_save(value, connection)
+                flat[index] = memo[key]
+        return (*flat, *fixed_values)
 
     count = 0
     batch: list[tuple[Any, ...]] = []
@@ -188,14 +195,21 @@ def _copy_supported() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _rows_copy(table: str, quoted: str, varying: Sequence[Any], fixed: Sequence[Any],
-               fixed_values: Sequence[Any], rows: Iterable[Sequence[Any]]) -> int:
-    """PostgreSQL's side of :func:`_rows_insert`: each distinct value of a column is made text once (a league
-    repeats its entries, rounds and kick-offs), the rows go in as one COPY, and each foreign key is checked once
-    for all the rows."""
+def _rows_copy(table: str, quoted: str, groups: Sequence[tuple[Any, ...]], columns: Sequence[Any],
+               fixed: Sequence[Any], fixed_values: Sequence[Any], rows: Iterable[Sequence[Any]]) -> int:
+    """PostgreSQL's side of :func:`_rows_insert`: each distinct value (or group) of a column is made text once (a
+    league repeats its entries, rounds and kick-offs), the rows go in as one COPY, and each foreign key is
+    checked once for all the rows."""
     suffix = "".join("\t" + _copy_text(value) for value in fixed_values) + "\n"
-    texts: list[dict[Any, str]] = [{} for _ in varying]
-    adapted = [f.get_internal_type() in _ADAPTED_TYPES for f in varying]
+    texts: list[dict[Any, str]] = [{} for _ in groups]
+
+    def text_of(group: tuple[Any, ...], grouped: bool, value: Any) -> str:
+        values = value if grouped else (value,)
+        return "\t".join(_copy_text(f.get_db_prep_save(v, connection) if f.get_internal_type() in _ADAPTED_TYPES
+                                     else v) for f, v in zip(group, values, strict=True))
+
+    makers = [(memo, group, isinstance(column, tuple)) for memo, group, column in zip(texts, groups, columns,
+                                                                                        strict=True)]
     count = 0
     with connection.cursor() as cursor:
         checks_off = _row_checks_off(cursor)
@@ -203,10 +217,10 @@ def _rows_copy(table: str, quoted: str, varying: Sequence[Any], fixed: Sequence[
             chunk: list[str] = []
             for row in rows:
                 line = []
-                for memo, value, f, adapt in zip(texts, row, varying, adapted, strict=True):
+                for (memo, group, grouped), value in zip(makers, row, strict=True):
                     text = memo.get(value)
                     if text is None:
-                        text = memo[value] = _copy_text(f.get_db_prep_save(value, connection) if adapt else value)
+                        text = memo[value] = text_of(group, grouped, value)
                     line.append(text)
                 chunk.append("\t".join(line) + suffix)
                 if len(chunk) >= 20_000:
@@ -219,10 +233,13 @@ def _rows_copy(table: str, quoted: str, varying: Sequence[Any], fixed: Sequence[
         # Put back before anything else is written (an error above rolls the setting back with the rows).
         if checks_off is not None:
             _row_checks_on(cursor, checks_off)
-            used = {f: {value for value in memo if value is not None} for f, memo in zip(varying, texts, strict=True)
-                    if f.is_relation}
-            used |= {f: {value} for f, value in zip(fixed, fixed_values, strict=True)
-                     if f.is_relation and value is not None}
+            used: dict[Any, set[Any]] = {f: {value} for f, value in zip(fixed, fixed_values, strict=True)
+                                         if f.is_relation and value is not None}
+            for (memo, group, grouped) in makers:
+                for position, f in enumerate(group):
+                    if f.is_relation:
+                        values = {(value[position] if grouped else value) for value in memo}
+                        used.setdefault(f, set()).update(values - {None})
             _references_checked(cursor, used)
     return count
 

@@ -1,0 +1,146 @@
+"""Benchmark: generating a big league's fixtures (issue 17: a 1,000-team league's in under 5 s).
+
+    .venv/bin/python bench/fixture_generation.py [--rounds 3] [--teams 250 500 1000] [--sqlite]
+
+For each size, a single round robin in one pool (499,500 fixtures for 1,000 teams) made by the organiser's
+"generate fixtures" (``league.services.fixtures_generate_round_robin``, what the worker's ``FixtureJob`` runs),
+commit included, paired in each round with a baseline: as many bare rows written by COPY, in one transaction,
+into a scratch table with the fixture table's columns but none of its indexes or keys (the floor of writing
+those rows at all). Medians of the rounds, the ratio of the pairs' median, and the machine's load before and
+after. The limits that refuse such a league by default (``MAX_TEAMS_PER_TOURNAMENT``,
+``MAX_FIXTURES_PER_TOURNAMENT``) are raised here, as the operator of such a league would.
+
+The production path: PostgreSQL (``bench/servers.py``: a throw-away server unless DATABASE_URL names one, its
+role a superuser as the default install's); ``--sqlite`` a temporary SQLite file (the demo's plain INSERTs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The project root, not bench/, first on the path: bench/http.py would otherwise hide the standard library's http.
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from bench.servers import load_average, services  # noqa: E402
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["DEBUG"] = "0"
+    os.environ["MAX_TEAMS_PER_TOURNAMENT"] = "5000"
+    os.environ["MAX_FIXTURES_PER_TOURNAMENT"] = "5000000"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _league(teams: int):
+    from league import services
+    from league.models import Team
+
+    codes = [f"G{i:04d}" for i in range(teams)]
+    existing = set(Team.objects.filter(code__in=codes).values_list("code", flat=True))
+    Team.objects.bulk_create([Team(code=code, name=f"Club {code}") for code in codes if code not in existing],
+                             batch_size=2000)
+    tournament = services.tournament_create(name=f"League of {teams}", slug=f"bench-gen-{time.time_ns() % 10**12}")
+    services.entries_add(tournament=tournament, teams=codes, pool="A")
+    return tournament
+
+
+def _bare_rows(tournament_id: int, count: int) -> float:
+    """Seconds to write ``count`` rows of the fixture table's columns, without its indexes and keys, by COPY."""
+    from django.db import connection, transaction
+
+    from league.models import Fixture
+
+    table = connection.ops.quote_name(Fixture._meta.db_table)
+    columns = "(tournament_id, pool_id, stage, bracket, round_number, round_name, code, home_id, away_id, " \
+              "home_source, away_source, venue, slot, status)"
+    # Made before the clock starts: the floor has no Python per row (the generation has).
+    lines = "".join(f"{tournament_id}\t1\tpool\t\t{i % 999 + 1}\tRound {i % 999 + 1}\t\t{i % 1000}\t{i % 997}"
+                    "\t\t\t\t0\tscheduled\n" for i in range(count))
+    values = [(tournament_id, 1, "pool", "", i % 999 + 1, f"Round {i % 999 + 1}", "", i % 1000, i % 997, "", "", "",
+               0, "scheduled") for i in range(count)] if connection.vendor != "postgresql" else []
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"CREATE TEMPORARY TABLE bench_bare (LIKE {table} INCLUDING DEFAULTS "
+                           "INCLUDING IDENTITY) ON COMMIT DROP")
+            with cursor.cursor.copy(f"COPY bench_bare {columns} FROM STDIN") as copy:
+                copy.write(lines)
+        else:
+            cursor.execute(f"CREATE TEMPORARY TABLE bench_bare AS SELECT * FROM {table} WHERE 0")
+            cursor.executemany(f"INSERT INTO bench_bare {columns} VALUES ({', '.join(['%s'] * 14)})", values)
+            cursor.execute("DROP TABLE bench_bare")
+    return time.perf_counter() - started
+
+
+def generation_case(teams: int, rounds: int) -> None:
+    from django.db import connection
+
+    from league import services
+    from league.models import Fixture
+
+    tournament = _league(teams)
+    generated, floors, count = [], [], 0
+    for _ in range(rounds):
+        started = time.perf_counter()
+        count = services.fixtures_generate_round_robin(tournament=tournament)
+        generated.append(time.perf_counter() - started)
+        floors.append(_bare_rows(tournament.pk, count))
+        with connection.cursor() as cursor:  # no results: a plain DELETE (the ORM would load every row)
+            cursor.execute(f"DELETE FROM {connection.ops.quote_name(Fixture._meta.db_table)} "
+                           "WHERE tournament_id = %s", [tournament.pk])
+    ratio = statistics.median(g / f for g, f in zip(generated, floors, strict=True))
+    target = f"   target < 5 s: {'met' if statistics.median(generated) < 5 else 'NOT met'}" if teams >= 1000 else ""
+    print(f"  {teams:5d} teams, {count:7d} fixtures: generate {statistics.median(generated):6.2f} s   baseline "
+          f"(bare rows) {statistics.median(floors):5.2f} s   ratio {ratio:5.2f}{target}   (each: "
+          f"{', '.join(f'{g:.2f}' for g in generated)}; baseline {', '.join(f'{f:.2f}' for f in floors)})",
+          flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead of PostgreSQL")
+    parser.add_argument("--rounds", type=int, default=3, help="paired rounds per size (default 3)")
+    parser.add_argument("--teams", type=int, nargs="+", default=[250, 500, 1000], help="league sizes")
+    args = parser.parse_args()
+    print(f"before: {load_average()}", flush=True)
+    if args.sqlite:
+        folder = tempfile.mkdtemp(prefix="rugby-bench-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+        os.environ.setdefault("VAR_DIR", folder)
+        context = None
+    else:
+        context = services()
+        context.__enter__()
+    try:
+        _setup()
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            checks = "one check per key" if connection.vendor != "postgresql" or (
+                cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user") or
+                cursor.fetchone()[0]) else "row by row (the role may not set session_replication_role)"
+        print(f"database: {connection.vendor}; foreign keys checked {checks}")
+        print("Generating a league's fixtures (league.services.fixtures_generate_round_robin), single round robin:")
+        for teams in args.teams:
+            generation_case(teams, args.rounds)
+    finally:
+        if context is not None:
+            context.__exit__(None, None, None)
+    print(f"after: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()
