@@ -6,8 +6,9 @@ For each size, a single round robin in one pool (499,500 fixtures for 1,000 team
 "generate fixtures" (``league.services.fixtures_generate_round_robin``, what the worker's ``FixtureJob`` runs),
 commit included, paired in each round with a baseline: as many bare rows written by COPY, in one transaction,
 into a scratch table with the fixture table's columns but none of its indexes or keys (the floor of writing
-those rows at all). Medians of the rounds, the ratio of the pairs' median, and the machine's load before and
-after. The limits that refuse such a league by default (``MAX_TEAMS_PER_TOURNAMENT``,
+those rows at all); and, to tell the indexes' share from the rest, the same rows into a copy with the table's
+indexes and checks (still no foreign keys). Medians of the rounds, the ratio of the pairs' median, and the
+machine's load before and after. The limits that refuse such a league by default (``MAX_TEAMS_PER_TOURNAMENT``,
 ``MAX_FIXTURES_PER_TOURNAMENT``) are raised here, as the operator of such a league would.
 
 The production path: PostgreSQL (``bench/servers.py``: a throw-away server unless DATABASE_URL names one, its
@@ -57,8 +58,9 @@ def _league(teams: int):
     return tournament
 
 
-def _bare_rows(tournament_id: int, count: int) -> float:
-    """Seconds to write ``count`` rows of the fixture table's columns, without its indexes and keys, by COPY."""
+def _bare_rows(tournament_id: int, count: int, *, indexed: bool = False) -> float:
+    """Seconds to write ``count`` rows of the fixture table's columns, without its indexes and keys, by COPY
+    (``indexed``: with the table's indexes and checks, still without its foreign keys)."""
     from django.db import connection, transaction
 
     from league.models import Fixture
@@ -67,15 +69,15 @@ def _bare_rows(tournament_id: int, count: int) -> float:
     columns = "(tournament_id, pool_id, stage, bracket, round_number, round_name, code, home_id, away_id, " \
               "home_source, away_source, venue, slot, status)"
     # Made before the clock starts: the floor has no Python per row (the generation has).
-    lines = "".join(f"{tournament_id}\t1\tpool\t\t{i % 999 + 1}\tRound {i % 999 + 1}\t\t{i % 1000}\t{i % 997}"
+    lines = "".join(f"{tournament_id}\t1\tpool\t\t{i % 999 + 1}\tRound {i % 999 + 1}\t\t{i % 1000}\t{i % 997 + 1000}"
                     "\t\t\t\t0\tscheduled\n" for i in range(count))
-    values = [(tournament_id, 1, "pool", "", i % 999 + 1, f"Round {i % 999 + 1}", "", i % 1000, i % 997, "", "", "",
-               0, "scheduled") for i in range(count)] if connection.vendor != "postgresql" else []
+    values = [(tournament_id, 1, "pool", "", i % 999 + 1, f"Round {i % 999 + 1}", "", i % 1000, i % 997 + 1000, "",
+               "", "", 0, "scheduled") for i in range(count)] if connection.vendor != "postgresql" else []
     started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"CREATE TEMPORARY TABLE bench_bare (LIKE {table} INCLUDING DEFAULTS "
-                           "INCLUDING IDENTITY) ON COMMIT DROP")
+                           f"INCLUDING IDENTITY{' INCLUDING ALL' if indexed else ''}) ON COMMIT DROP")
             with cursor.cursor.copy(f"COPY bench_bare {columns} FROM STDIN") as copy:
                 copy.write(lines)
         else:
@@ -92,12 +94,14 @@ def generation_case(teams: int, rounds: int) -> None:
     from league.models import Fixture
 
     tournament = _league(teams)
-    generated, floors, count = [], [], 0
+    generated, floors, indexed, count = [], [], [], 0
     for _ in range(rounds):
         started = time.perf_counter()
         count = services.fixtures_generate_round_robin(tournament=tournament)
         generated.append(time.perf_counter() - started)
         floors.append(_bare_rows(tournament.pk, count))
+        if connection.vendor == "postgresql":
+            indexed.append(_bare_rows(tournament.pk, count, indexed=True))
         with connection.cursor() as cursor:  # no results: a plain DELETE (the ORM would load every row)
             cursor.execute(f"DELETE FROM {connection.ops.quote_name(Fixture._meta.db_table)} "
                            "WHERE tournament_id = %s", [tournament.pk])
@@ -107,6 +111,10 @@ def generation_case(teams: int, rounds: int) -> None:
           f"(bare rows) {statistics.median(floors):5.2f} s   ratio {ratio:5.2f}{target}   (each: "
           f"{', '.join(f'{g:.2f}' for g in generated)}; baseline {', '.join(f'{f:.2f}' for f in floors)})",
           flush=True)
+    if indexed:
+        print(f"  {'':5s}        the same rows into a copy with the table's indexes (no foreign keys): "
+              f"{statistics.median(indexed):5.2f} s   generate / that: "
+              f"{statistics.median(g / i for g, i in zip(generated, indexed, strict=True)):5.2f}", flush=True)
 
 
 def main() -> None:

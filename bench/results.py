@@ -153,7 +153,9 @@ def main() -> None:
     print(f"before: {load_average()}")
     with database(sqlite=args.sqlite):
         # The odds refresh runs on the workers, after the commit: not part of this timing.
-        django_setup(DEBUG="0", ODDS_AFTER_RESULT="0")
+        # A --teams league is refused by the default limits; its operator would raise them.
+        django_setup(DEBUG="0", ODDS_AFTER_RESULT="0", MAX_TEAMS_PER_TOURNAMENT="5000",
+                     MAX_FIXTURES_PER_TOURNAMENT="5000000")
         from django.db import connection
 
         from league.models import Fixture
