@@ -275,9 +275,8 @@ def _references_checked(cursor: Any, used: Mapping[Any, set[Any]]) -> None:
             f"SELECT count(*) FROM (SELECT 1 FROM {connection.ops.quote_name(target.model._meta.db_table)} "
             f"WHERE {connection.ops.quote_name(target.column)} = ANY(%s) FOR KEY SHARE) AS referenced", [list(ids)])
         if cursor.fetchone()[0] != len(ids):
-            # Untranslated as the generation's other refusals in this module are (a rare race).
-            raise Conflict("The teams or pools changed while the fixtures were being made: nothing was saved. "
-                           "Try again.")
+            raise Conflict(_("The teams or pools changed while the fixtures were being made: nothing was saved. "
+                             "Try again."))
 
 
 @transaction.atomic
