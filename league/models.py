@@ -7,6 +7,7 @@ Invariants that the database can hold are constraints here.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -25,6 +26,14 @@ from league.timezones import default_time_zone, validate_time_zone, zone
 
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
 team_code = RegexValidator(r"^[A-Z0-9]{2,5}$", _("Use 2 to 5 capital letters or digits, e.g. FRA."))
+
+
+# Money of an event (entry fees, donations, pledges): ISO 4217 codes of currencies with two decimal places (no
+# amount is ever a float; ``league.fundraising_selectors.money_text`` formats them).
+CURRENCY_CHOICES = [("ZAR", "ZAR (R)"), ("GBP", "GBP (£)"), ("EUR", "EUR (€)"), ("NZD", "NZD (NZ$)"),
+                    ("AUD", "AUD (A$)"), ("USD", "USD (US$)"), ("CAD", "CAD (C$)"), ("FJD", "FJD (FJ$)"),
+                    ("ARS", "ARS (AR$)"), ("CHF", "CHF"), ("NAD", "NAD (N$)")]
+MONEY_DIGITS = 10
 
 
 def default_points_rules() -> dict:
@@ -470,6 +479,12 @@ class Event(models.Model):
     # Bumped on every change visitors see (the event or any of its divisions): part of its pages' cache keys.
     version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Money, recorded, not processed (league.services.fundraising): every amount of the event is in its currency.
+    currency = models.CharField(_("currency"), max_length=3, choices=CURRENCY_CHOICES, default="ZAR")
+    fundraising_goal = models.DecimalField(_("fundraising goal"), max_digits=MONEY_DIGITS, decimal_places=2,
+                                           null=True, blank=True, validators=[MinValueValidator(0)])
+    entry_fee = models.DecimalField(_("entry fee per player"), max_digits=MONEY_DIGITS, decimal_places=2,
+                                    default=0, validators=[MinValueValidator(0)])
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -774,12 +789,15 @@ class AuditRecord(models.Model):
         ENTRIES_ARRANGED = "entries_arranged", _("Seeds or pools changed")
         FIXTURES_DELETED = "fixtures_deleted", _("Fixtures deleted")
         TOURNAMENT_DELETED = "tournament_deleted", _("Tournament deleted")
+        MONEY_CHANGED = "money_changed", _("Money changed")
 
     # SET_NULL: the record of a deleted tournament stays (with its name) for the site's administrators.
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="audit_records")
     tournament_name = models.CharField(max_length=120, blank=True)
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_records")
+    # The event of a change that is an event's own (its money): the trail of a fundraiser evening.
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_records")
     action = models.CharField(max_length=30, choices=Action.choices)
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
@@ -793,3 +811,91 @@ class AuditRecord(models.Model):
 
     def __str__(self):
         return f"{self.action} ({self.tournament_name or self.team_id}) at {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+# -- Money of an event: recorded, not processed -----------------------------------------------------------------
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("cash")
+    CARD = "card", _("card")
+    TRANSFER = "transfer", _("transfer")
+
+
+class EntryFee(models.Model):
+    """A registered player's entry fee: how much, whether it is paid and how. Fees count in the event's total
+    but are not fundraising: they never make a player the top fundraiser."""
+
+    registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="fee")
+    amount = models.DecimalField(_("amount"), max_digits=MONEY_DIGITS, decimal_places=2,
+                                 validators=[MinValueValidator(0)])
+    paid = models.BooleanField(_("paid"), default=False)
+    method = models.CharField(_("paid by"), max_length=10, choices=PaymentMethod.choices, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="entryfee_amount_non_negative")]
+
+    def __str__(self):
+        return f"fee of {self.registration_id}: {self.amount}"
+
+
+class Donation(models.Model):
+    """Money given to the event, optionally for a player (it then counts as their fundraising)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="donations")
+    donor_name = models.CharField(_("donor's name"), max_length=80)
+    amount = models.DecimalField(_("amount"), max_digits=MONEY_DIGITS, decimal_places=2,
+                                 validators=[MinValueValidator(Decimal("0.01"))])
+    message = models.CharField(_("message"), max_length=200, blank=True)
+    anonymous = models.BooleanField(_("anonymous"), default=False,
+                                    help_text=_("Shown as “Anonymous” on the thank-you list."))
+    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="donations", verbose_name=_("for the player"))
+    method = models.CharField(_("paid by"), max_length=10, choices=PaymentMethod.choices, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="donation_amount_positive")]
+
+    def __str__(self):
+        return f"donation {self.amount} to {self.event_id}"
+
+
+class Pledge(models.Model):
+    """A sponsor's promise of an amount per try, per point or per win of a player (their registration: the
+    entry they play) or of a side (an entry of a division), optionally capped. What it comes to is never
+    stored: ``league.fundraising_selectors`` derives it from the results, so a corrected result corrects it."""
+
+    class Basis(models.TextChoices):
+        TRY = "try", _("per try")
+        POINT = "point", _("per point")
+        WIN = "win", _("per win")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pledges")
+    sponsor_name = models.CharField(_("sponsor's name"), max_length=80)
+    anonymous = models.BooleanField(_("anonymous"), default=False,
+                                    help_text=_("Shown as “Anonymous” on the thank-you list."))
+    basis = models.CharField(_("pledged"), max_length=5, choices=Basis.choices, default=Basis.TRY)
+    rate = models.DecimalField(_("amount each"), max_digits=MONEY_DIGITS, decimal_places=2,
+                               validators=[MinValueValidator(Decimal("0.01"))])
+    cap = models.DecimalField(_("at most"), max_digits=MONEY_DIGITS, decimal_places=2, null=True, blank=True,
+                              validators=[MinValueValidator(Decimal("0.01"))], help_text=_("Empty: no limit."))
+    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.CASCADE,
+                                     related_name="pledges", verbose_name=_("player"))
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="pledges",
+                              verbose_name=_("team or nation"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rate__gt=0), name="pledge_rate_positive"),
+            models.CheckConstraint(condition=Q(cap__isnull=True) | Q(cap__gt=0), name="pledge_cap_positive"),
+            models.CheckConstraint(condition=Q(registration__isnull=True, entry__isnull=False)
+                                   | Q(registration__isnull=False, entry__isnull=True), name="pledge_one_target"),
+        ]
+
+    def __str__(self):
+        return f"pledge {self.rate} {self.basis} in {self.event_id}"

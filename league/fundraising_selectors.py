@@ -1,0 +1,355 @@
+"""Reads of an event's money: entry fees, donations, pledges and what the results make of the pledges, the
+"raised so far" total, the thank-you list and the treasurer's CSV.
+
+Money is recorded here, never processed. A pledge's amount (so much per try, per point or per win of a player or
+a side, perhaps capped) is never stored: it is worked out from the results each time it is read, so a corrected
+result corrects the money. Every amount is a ``Decimal`` in the event's currency (two decimal places).
+
+A player's public name goes through :func:`registration_public_name` (first name and the surname's initial for
+a minor; nothing but "Anonymous" or their side without their consent to show their first name).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+
+from league.exports import csv_text
+from league.models import AuditRecord, Donation, Entry, EntryFee, Event, Fixture, Pledge, Registration, Result
+
+ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
+SYMBOLS = {"ZAR": "R", "GBP": "£", "EUR": "€", "NZD": "NZ$", "AUD": "A$", "USD": "US$", "CAD": "C$", "FJD": "FJ$",
+           "ARS": "AR$", "CHF": "CHF ", "NAD": "N$"}
+
+
+def money_text(amount: Decimal | None, currency: str) -> str:
+    """"R1,250.00": an amount with its currency's symbol (the ISO code when it has none), two decimals."""
+    value = (amount or ZERO).quantize(CENT, rounding=ROUND_HALF_UP)
+    symbol = SYMBOLS.get(currency, f"{currency} ")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{symbol}{abs(value):,.2f}"
+
+
+def registration_public_name(registration: Registration, *, side: str = "") -> str:
+    """What the public may see of a player's name: nothing without consent (their side's name, or
+    "Anonymous"); the first name and the surname's initial for a minor; otherwise the first name and surname."""
+    if not registration.show_name:
+        return side or _("Anonymous")
+    first = " ".join(registration.first_name.split())
+    surname = " ".join(registration.surname.split())
+    if not surname:
+        return first
+    if registration.minor:
+        return f"{first} {surname[0].upper()}."
+    return f"{first} {surname}"
+
+
+# --- what the results give each side --------------------------------------------------------------------------
+
+
+@dataclass
+class SideRecord:
+    """What one entry did in the event's results: tries and points scored, wins, and its matches."""
+
+    tries: int = 0
+    points: int = 0
+    wins: int = 0
+    played: int = 0
+    # (margin, fixture id, losing bonus) of each match it lost.
+    losses: list[tuple[int, int, bool]] = field(default_factory=list)
+
+
+def _winner(row: dict[str, Any]) -> int | None:
+    """The winning entry of a result row (walkovers and knockout draws decided otherwise included)."""
+    kind = row["result__kind"]
+    if kind == Result.Kind.WALKOVER_HOME:
+        return row["home_id"]
+    if kind == Result.Kind.WALKOVER_AWAY:
+        return row["away_id"]
+    if row["result__home_score"] != row["result__away_score"]:
+        return row["home_id"] if row["result__home_score"] > row["result__away_score"] else row["away_id"]
+    return row["result__winner_id"] if row["result__winner_id"] in (row["home_id"], row["away_id"]) else None
+
+
+def result_rows(event: Event) -> list[dict[str, Any]]:
+    """Every result of the event's divisions (cancelled fixtures left out), as plain rows: one query."""
+    return list(Fixture.objects.filter(tournament__division__event=event, result__isnull=False,
+                                       home__isnull=False, away__isnull=False)
+                .exclude(status=Fixture.Status.CANCELLED)
+                .values("id", "tournament_id", "home_id", "away_id", "result__home_score", "result__away_score",
+                        "result__home_tries", "result__away_tries", "result__kind", "result__winner_id")
+                .order_by("id"))
+
+
+def side_records(rows: Iterable[dict[str, Any]], losing_bonus_margin: int = 7) -> dict[int, SideRecord]:
+    """Each entry's tries, points, wins and losses from result rows (:func:`result_rows`)."""
+    records: dict[int, SideRecord] = defaultdict(SideRecord)
+    for row in rows:
+        winner = _winner(row)
+        walkover = row["result__kind"] != Result.Kind.PLAYED
+        for side, other in (("home", "away"), ("away", "home")):
+            record = records[row[f"{side}_id"]]
+            record.played += 1
+            record.tries += row[f"result__{side}_tries"]
+            record.points += row[f"result__{side}_score"]
+            if winner == row[f"{side}_id"]:
+                record.wins += 1
+            elif winner == row[f"{other}_id"] and not walkover:
+                margin = row[f"result__{other}_score"] - row[f"result__{side}_score"]
+                record.losses.append((margin, row["id"], 0 <= margin <= losing_bonus_margin))
+    return dict(records)
+
+
+def event_side_records(event: Event) -> dict[int, SideRecord]:
+    """:func:`side_records` of the event's results: one query."""
+    return side_records(result_rows(event))
+
+
+# --- pledges ---------------------------------------------------------------------------------------------------
+
+
+def pledge_count(pledge: Pledge, record: SideRecord | None) -> int:
+    """How many tries, points or wins of the pledge's side count (0 before its side plays)."""
+    if record is None:
+        return 0
+    return {Pledge.Basis.TRY: record.tries, Pledge.Basis.POINT: record.points,
+            Pledge.Basis.WIN: record.wins}.get(pledge.basis, 0)
+
+
+def pledge_amount(pledge: Pledge, record: SideRecord | None) -> Decimal:
+    """What a pledge comes to now: its rate times the count, at most its cap. Exact (Decimal)."""
+    amount = (pledge.rate * pledge_count(pledge, record)).quantize(CENT)
+    if pledge.cap is not None and amount > pledge.cap:
+        amount = pledge.cap
+    return amount
+
+
+def pledge_entry_id(pledge: Pledge) -> int | None:
+    """The entry whose results fill the pledge in: the side's, or the player's once they have one."""
+    if pledge.entry_id is not None:
+        return pledge.entry_id
+    registration = pledge.registration
+    return registration.entry_id if registration is not None else None
+
+
+def event_pledges(event: Event) -> list[Pledge]:
+    """The event's pledges with their player or side: one query."""
+    return list(Pledge.objects.filter(event=event).select_related(
+        "registration__entry__team", "entry__team", "entry__tournament", "entry__registration")
+        .order_by("created_at", "id"))
+
+
+def pledge_rows(event: Event, pledges: list[Pledge] | None = None,
+                records: dict[int, SideRecord] | None = None) -> list[dict[str, Any]]:
+    """Each pledge with what it counts now and comes to (``count``, ``amount``, ``capped``)."""
+    pledges = event_pledges(event) if pledges is None else pledges
+    records = event_side_records(event) if records is None else records
+    rows = []
+    for pledge in pledges:
+        entry_id = pledge_entry_id(pledge)
+        record = records.get(entry_id) if entry_id is not None else None
+        amount = pledge_amount(pledge, record)
+        rows.append({"pledge": pledge, "count": pledge_count(pledge, record), "amount": amount,
+                     "capped": pledge.cap is not None and amount == pledge.cap and amount > 0,
+                     "target": pledge_target_name(pledge, public=False)})
+    return rows
+
+
+def _entry_name(entry: Entry, *, public: bool) -> str:
+    registration = getattr(entry, "registration", None) if public else None
+    side = entry.team.name
+    if registration is not None:
+        return f"{registration_public_name(registration, side=side)} ({side})"
+    if entry.player_name and not public:
+        return f"{entry.player_name} ({side})"
+    return side
+
+
+def pledge_target_name(pledge: Pledge, *, public: bool) -> str:
+    """Who the pledge is for: the player (their public name on public pages) or the side."""
+    if pledge.registration is not None:
+        reg = pledge.registration
+        side = reg.entry.team.name if reg.entry is not None else ""
+        name = registration_public_name(reg, side=side) if public else " ".join(
+            f"{reg.first_name} {reg.surname}".split())
+        return f"{name} ({side})" if side and name != side else name
+    if pledge.entry is not None:
+        return _entry_name(pledge.entry, public=public)
+    return ""
+
+
+# --- totals ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MoneyTotals:
+    """The event's money now, each part a Decimal in ``currency``."""
+
+    currency: str
+    fees_paid: Decimal
+    fees_due: Decimal
+    donations: Decimal
+    pledges: Decimal
+    goal: Decimal | None
+
+    @property
+    def raised(self) -> Decimal:
+        """Raised so far: paid entry fees, donations and what the pledges come to."""
+        return self.fees_paid + self.donations + self.pledges
+
+    @property
+    def percent(self) -> int | None:
+        """How far towards the goal, 0 to 100 (None: no goal)."""
+        if not self.goal:
+            return None
+        return min(100, int(self.raised * 100 / self.goal))
+
+
+def money_totals(event: Event, pledge_list: list[dict[str, Any]] | None = None) -> MoneyTotals:
+    """The event's totals: four queries whatever the number of fees, donations, pledges and results."""
+    fees = EntryFee.objects.filter(registration__event=event)
+    paid = fees.filter(paid=True).aggregate(total=Sum("amount"))["total"] or ZERO
+    due = fees.filter(paid=False).aggregate(total=Sum("amount"))["total"] or ZERO
+    donations = Donation.objects.filter(event=event).aggregate(total=Sum("amount"))["total"] or ZERO
+    rows = pledge_rows(event) if pledge_list is None else pledge_list
+    pledged = sum((row["amount"] for row in rows), ZERO)
+    return MoneyTotals(currency=event.currency, fees_paid=paid, fees_due=due, donations=donations,
+                       pledges=pledged, goal=event.fundraising_goal)
+
+
+def public_money(event: Event) -> dict[str, Any]:
+    """What anyone may see of the money: the total raised so far and the goal (no names, no details)."""
+    totals = money_totals(event)
+    return {"currency": event.currency, "raised": totals.raised, "goal": totals.goal, "percent": totals.percent,
+            "raised_text": money_text(totals.raised, event.currency),
+            "goal_text": money_text(totals.goal, event.currency) if totals.goal else ""}
+
+
+def shows_money(event: Event) -> bool:
+    """Whether the event's public pages show a "raised so far" box (a goal, or any money recorded)."""
+    return bool(event.fundraising_goal) or Donation.objects.filter(event=event).exists() or \
+        Pledge.objects.filter(event=event).exists() or EntryFee.objects.filter(registration__event=event,
+                                                                               paid=True).exists()
+
+
+# --- the organisers' lists -------------------------------------------------------------------------------------
+
+
+def fee_rows(event: Event) -> list[dict[str, Any]]:
+    """Every registration still in the event with its fee (None: not recorded yet): one query."""
+    registrations = (Registration.objects.filter(event=event).exclude(status=Registration.Status.REMOVED)
+                     .select_related("fee", "entry__team").order_by("created_at", "id"))
+    rows = []
+    for reg in registrations:
+        fee = getattr(reg, "fee", None)
+        rows.append({"registration": reg, "fee": fee,
+                     "name": " ".join(f"{reg.first_name} {reg.surname}".split()),
+                     "side": reg.entry.team.name if reg.entry is not None else ""})
+    return rows
+
+
+def event_donations(event: Event) -> list[Donation]:
+    """The event's donations in the order given, with the player each is for: one query."""
+    return list(Donation.objects.filter(event=event).select_related("registration").order_by("created_at", "id"))
+
+
+def money_history(event: Event, limit: int = 50) -> list[AuditRecord]:
+    """The latest changes of the event's money (the audit trail), newest first."""
+    return list(AuditRecord.objects.filter(event=event, action=AuditRecord.Action.MONEY_CHANGED)
+                .select_related("changed_by").order_by("-changed_at", "-id")[:limit])
+
+
+def fundraising_by_registration(event: Event, pledge_list: list[dict[str, Any]],
+                                donations: list[Donation]) -> dict[int, Decimal]:
+    """What each player raised: donations given for them and pledges on them (or on the side they play).
+    Entry fees are not fundraising."""
+    raised: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for donation in donations:
+        if donation.registration_id is not None:
+            raised[donation.registration_id] += donation.amount
+    entry_owner = dict(Registration.objects.filter(event=event, entry__isnull=False)
+                       .values_list("entry_id", "id"))
+    for row in pledge_list:
+        pledge = row["pledge"]
+        owner = pledge.registration_id or entry_owner.get(pledge.entry_id)
+        if owner is not None:
+            raised[owner] += row["amount"]
+    return dict(raised)
+
+
+# --- the thank-you list and the treasurer's CSV ------------------------------------------------------------------
+
+
+def thank_you_list(event: Event) -> dict[str, list[dict[str, Any]]]:
+    """Donors and sponsors as the public sees them: anonymous ones as "Anonymous", no amounts, no contacts; a
+    donor or sponsor named twice is thanked once. Two queries."""
+    donors: dict[str, dict[str, Any]] = {}
+    anonymous_donors = 0
+    for donation in Donation.objects.filter(event=event).order_by("created_at", "id"):
+        if donation.anonymous:
+            anonymous_donors += 1
+            continue
+        donors.setdefault(donation.donor_name.casefold(), {"name": donation.donor_name, "message": ""})
+        if donation.message:
+            donors[donation.donor_name.casefold()]["message"] = donation.message
+    sponsors: dict[str, dict[str, Any]] = {}
+    anonymous_sponsors = 0
+    for pledge in Pledge.objects.filter(event=event).order_by("created_at", "id"):
+        if pledge.anonymous:
+            anonymous_sponsors += 1
+            continue
+        sponsors.setdefault(pledge.sponsor_name.casefold(), {"name": pledge.sponsor_name})
+    donor_rows = sorted(donors.values(), key=lambda d: d["name"].casefold())
+    sponsor_rows = sorted(sponsors.values(), key=lambda d: d["name"].casefold())
+    if anonymous_donors:
+        donor_rows.append({"name": _("Anonymous"), "message": "", "count": anonymous_donors})
+    if anonymous_sponsors:
+        sponsor_rows.append({"name": _("Anonymous"), "count": anonymous_sponsors})
+    return {"donors": donor_rows, "sponsors": sponsor_rows}
+
+
+MONEY_COLUMNS = ["kind", "name", "for", "basis", "rate", "count", "cap", "amount", "currency", "paid", "method",
+                 "anonymous", "message", "when"]
+
+
+def money_csv(event: Event) -> str:
+    """The treasurer's CSV: every fee, donation and pledge (with what it comes to now), formula-safe."""
+    currency = event.currency
+    rows: list[list[object]] = []
+    for row in fee_rows(event):
+        fee = row["fee"]
+        if fee is None:
+            continue
+        rows.append(["entry_fee", row["name"], row["side"], "", "", "", "", fee.amount, currency,
+                     "yes" if fee.paid else "no", fee.method, "", "", fee.updated_at.isoformat(timespec="seconds")])
+    for donation in event_donations(event):
+        reg = donation.registration
+        player = " ".join(f"{reg.first_name} {reg.surname}".split()) if reg else ""
+        rows.append(["donation", donation.donor_name, player, "", "", "", "",
+                     donation.amount, currency, "yes", donation.method, "yes" if donation.anonymous else "no",
+                     donation.message, donation.created_at.isoformat(timespec="seconds")])
+    for row in pledge_rows(event):
+        pledge = row["pledge"]
+        rows.append(["pledge", pledge.sponsor_name, row["target"], pledge.basis, pledge.rate, row["count"],
+                     pledge.cap if pledge.cap is not None else "", row["amount"], currency, "", "",
+                     "yes" if pledge.anonymous else "no", "", pledge.created_at.isoformat(timespec="seconds")])
+    return csv_text(rows, MONEY_COLUMNS)
+
+
+def registrations_with_sides(event: Event) -> list[Registration]:
+    """The event's players still in it (for the forms' lists): one query."""
+    return list(Registration.objects.filter(event=event).exclude(status=Registration.Status.REMOVED)
+                .select_related("entry__team").order_by("first_name", "surname", "id"))
+
+
+def event_entries(event: Event) -> list[Entry]:
+    """Every side of every division (a pledge may be for one): one query."""
+    return list(Entry.objects.filter(tournament__division__event=event).select_related("team", "tournament")
+                .order_by("tournament__division__order", "team__name"))
