@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from league import api, event_api, registration_api
+from league import fundraising_api as money_api
 
 router = DefaultRouter()
 router.register("teams", api.TeamViewSet, basename="team")
@@ -21,5 +22,16 @@ router.register(rf"events/(?P<slug>{registration_api.SLUG})/draws", registration
 
 urlpatterns = [
     path("token/", api.TokenObtainView.as_view(), name="api-token"),
+    # An event's money and prize-giving (league.fundraising_api).
+    path("events/<slug:slug>/money/", money_api.EventMoneyView.as_view(), name="event-money"),
+    path("events/<slug:slug>/money/details/", money_api.EventMoneyDetailsView.as_view(), name="event-money-details"),
+    path("events/<slug:slug>/fees/", money_api.EventFeesView.as_view(), name="event-fees"),
+    path("events/<slug:slug>/fees/<int:registration>/", money_api.EventFeeView.as_view(), name="event-fee"),
+    path("events/<slug:slug>/donations/", money_api.EventDonationsView.as_view(), name="event-donations"),
+    path("events/<slug:slug>/donations/<int:id>/", money_api.EventDonationView.as_view(), name="event-donation"),
+    path("events/<slug:slug>/pledges/", money_api.EventPledgesView.as_view(), name="event-pledges"),
+    path("events/<slug:slug>/pledges/<int:id>/", money_api.EventPledgeView.as_view(), name="event-pledge"),
+    path("events/<slug:slug>/thanks/", money_api.EventThanksView.as_view(), name="event-thanks"),
+    path("events/<slug:slug>/awards/", money_api.EventAwardsView.as_view(), name="event-awards"),
     *router.urls,
 ]

@@ -25,11 +25,11 @@ from league.fundraising_selectors import (
     event_donations,
     event_side_records,
     fundraising_by_registration,
-    money_text,
     pledge_rows,
     registration_public_name,
 )
 from league.models import Entry, Event, Registration, Tournament
+from league.money import money_text
 
 COMEBACK_REASON = gettext_lazy(
     "Biggest comeback is not awarded: the results keep only each match's final score, not the score at half-time "

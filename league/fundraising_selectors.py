@@ -14,27 +14,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.core.cache import cache
+from django.db.models import Q, Sum
 from django.utils.translation import gettext as _
 
+from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION
+from league.event_selectors import division_versions
 from league.exports import csv_text
 from league.models import AuditRecord, Donation, Entry, EntryFee, Event, Fixture, Pledge, Registration, Result
-
-ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
-SYMBOLS = {"ZAR": "R", "GBP": "£", "EUR": "€", "NZD": "NZ$", "AUD": "A$", "USD": "US$", "CAD": "C$", "FJD": "FJ$",
-           "ARS": "AR$", "CHF": "CHF ", "NAD": "N$"}
-
-
-def money_text(amount: Decimal | None, currency: str) -> str:
-    """"R1,250.00": an amount with its currency's symbol (the ISO code when it has none), two decimals."""
-    value = (amount or ZERO).quantize(CENT, rounding=ROUND_HALF_UP)
-    symbol = SYMBOLS.get(currency, f"{currency} ")
-    sign = "-" if value < 0 else ""
-    return f"{sign}{symbol}{abs(value):,.2f}"
+from league.money import CENT, ZERO, money_text
 
 
 def registration_public_name(registration: Registration, *, side: str = "") -> str:
@@ -80,12 +71,13 @@ def _winner(row: dict[str, Any]) -> int | None:
 
 def result_rows(event: Event) -> list[dict[str, Any]]:
     """Every result of the event's divisions (cancelled fixtures left out), as plain rows: one query."""
-    return list(Fixture.objects.filter(tournament__division__event=event, result__isnull=False,
+    rows = (Fixture.objects.filter(tournament__division__event=event, result__isnull=False,
                                        home__isnull=False, away__isnull=False)
                 .exclude(status=Fixture.Status.CANCELLED)
                 .values("id", "tournament_id", "home_id", "away_id", "result__home_score", "result__away_score",
                         "result__home_tries", "result__away_tries", "result__kind", "result__winner_id")
                 .order_by("id"))
+    return [dict(row) for row in rows]
 
 
 def side_records(rows: Iterable[dict[str, Any]], losing_bonus_margin: int = 7) -> dict[int, SideRecord]:
@@ -119,8 +111,9 @@ def pledge_count(pledge: Pledge, record: SideRecord | None) -> int:
     """How many tries, points or wins of the pledge's side count (0 before its side plays)."""
     if record is None:
         return 0
-    return {Pledge.Basis.TRY: record.tries, Pledge.Basis.POINT: record.points,
-            Pledge.Basis.WIN: record.wins}.get(pledge.basis, 0)
+    counts: dict[str, int] = {Pledge.Basis.TRY: record.tries, Pledge.Basis.POINT: record.points,
+                              Pledge.Basis.WIN: record.wins}
+    return counts.get(pledge.basis, 0)
 
 
 def pledge_amount(pledge: Pledge, record: SideRecord | None) -> Decimal:
@@ -213,10 +206,11 @@ class MoneyTotals:
 
 
 def money_totals(event: Event, pledge_list: list[dict[str, Any]] | None = None) -> MoneyTotals:
-    """The event's totals: four queries whatever the number of fees, donations, pledges and results."""
-    fees = EntryFee.objects.filter(registration__event=event)
-    paid = fees.filter(paid=True).aggregate(total=Sum("amount"))["total"] or ZERO
-    due = fees.filter(paid=False).aggregate(total=Sum("amount"))["total"] or ZERO
+    """The event's totals: four queries whatever the number of fees, donations, pledges and results (two when
+    ``pledge_list`` is given)."""
+    fees = EntryFee.objects.filter(registration__event=event).aggregate(
+        paid_total=Sum("amount", filter=Q(paid=True)), due_total=Sum("amount", filter=Q(paid=False)))
+    paid, due = fees["paid_total"] or ZERO, fees["due_total"] or ZERO
     donations = Donation.objects.filter(event=event).aggregate(total=Sum("amount"))["total"] or ZERO
     rows = pledge_rows(event) if pledge_list is None else pledge_list
     pledged = sum((row["amount"] for row in rows), ZERO)
@@ -225,18 +219,26 @@ def money_totals(event: Event, pledge_list: list[dict[str, Any]] | None = None) 
 
 
 def public_money(event: Event) -> dict[str, Any]:
-    """What anyone may see of the money: the total raised so far and the goal (no names, no details)."""
-    totals = money_totals(event)
+    """What anyone may see of the money: the total raised so far and the goal (no names, no details);
+    ``shown``: whether the public pages show it (a goal, or any money recorded)."""
+    pledges = pledge_rows(event)
+    totals = money_totals(event, pledges)
     return {"currency": event.currency, "raised": totals.raised, "goal": totals.goal, "percent": totals.percent,
             "raised_text": money_text(totals.raised, event.currency),
-            "goal_text": money_text(totals.goal, event.currency) if totals.goal else ""}
+            "goal_text": money_text(totals.goal, event.currency) if totals.goal else "",
+            "shown": bool(totals.goal or pledges or totals.raised or totals.fees_due)}
 
 
-def shows_money(event: Event) -> bool:
-    """Whether the event's public pages show a "raised so far" box (a goal, or any money recorded)."""
-    return bool(event.fundraising_goal) or Donation.objects.filter(event=event).exists() or \
-        Pledge.objects.filter(event=event).exists() or EntryFee.objects.filter(registration__event=event,
-                                                                               paid=True).exists()
+def public_money_cached(event: Event) -> dict[str, Any] | None:
+    """:func:`public_money` when the pages show it (None otherwise), cached under the event's version and its
+    divisions' (a money change bumps the first, a result the second): one query when cached."""
+    versions = ",".join(f"{t}.{v}" for t, v in division_versions(event))
+    key = f"league:event-money:r{TEMPLATE_REVISION}:{event.pk}:v{event.version}:{versions}"
+    found = cache.get(key)
+    if found is None:
+        found = public_money(event)
+        cache.set(key, found, FRAGMENT_TIMEOUT)
+    return found if found["shown"] else None
 
 
 # --- the organisers' lists -------------------------------------------------------------------------------------
@@ -260,10 +262,23 @@ def event_donations(event: Event) -> list[Donation]:
     return list(Donation.objects.filter(event=event).select_related("registration").order_by("created_at", "id"))
 
 
-def money_history(event: Event, limit: int = 50) -> list[AuditRecord]:
-    """The latest changes of the event's money (the audit trail), newest first."""
-    return list(AuditRecord.objects.filter(event=event, action=AuditRecord.Action.MONEY_CHANGED)
-                .select_related("changed_by").order_by("-changed_at", "-id")[:limit])
+def money_history(event: Event, limit: int = 20) -> list[dict[str, Any]]:
+    """The latest changes of the event's money (the audit trail), newest first, in words: ``at``, ``by`` (the
+    user or None) and ``text`` ("recorded a donation")."""
+    rows = []
+    for record in (AuditRecord.objects.filter(event=event, action=AuditRecord.Action.MONEY_CHANGED)
+                   .select_related("changed_by").order_by("-changed_at", "-id")[:limit]):
+        what = (record.new or record.old or {}).get("money", "")
+        thing = {"fee": _("an entry fee"), "donation": _("a donation"), "pledge": _("a pledge")}.get(
+            what, _("the currency, goal or entry fee"))
+        if record.new and record.old:
+            text = _("changed %(thing)s") % {"thing": thing}
+        elif record.new:
+            text = _("recorded %(thing)s") % {"thing": thing}
+        else:
+            text = _("deleted %(thing)s") % {"thing": thing}
+        rows.append({"at": record.changed_at, "by": record.changed_by, "text": text})
+    return rows
 
 
 def fundraising_by_registration(event: Event, pledge_list: list[dict[str, Any]],

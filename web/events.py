@@ -29,7 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league import event_forms, event_selectors, registration_selectors
+from league import event_forms, event_selectors, fundraising_selectors, registration_selectors
 from league.cache import TEMPLATE_REVISION
 from league.errors import error_text, form_error
 from league.formats import format_of
@@ -87,6 +87,7 @@ def _event_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "divisions": [{"division": d, "tournament": d.tournament, "body": _division_body(event, d.tournament)}
                       for d in divisions],
         "pitches": event_selectors.now_and_next(event, timezone.now()),
+        "money": fundraising_selectors.public_money_cached(event),
         "share_url": request.build_absolute_uri(reverse("league:event", args=[event.slug])),
         # Players registering and their nations: public names only (``registration_selectors.public_name``).
         "signup_url": request.build_absolute_uri(reverse("league:event_register", args=[event.slug])),

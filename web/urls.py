@@ -7,7 +7,7 @@ works without JavaScript.
 
 from django.urls import path
 
-from web import events, registrations, views
+from web import events, fundraising, registrations, views
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
@@ -44,4 +44,11 @@ urlpatterns = [
     path("e/<slug:slug>/players/<int:pk>/", registrations.event_player_edit, name="event_player_edit"),
     path("e/<slug:slug>/players/<int:pk>/<str:action>/", registrations.event_player_action,
          name="event_player_action"),
+    # An event's money and prize-giving.
+    path("e/<slug:slug>/manage/money/", fundraising.event_money, name="event_money"),
+    path("e/<slug:slug>/manage/money.csv", fundraising.event_money_csv, name="event_money_csv"),
+    path("e/<slug:slug>/thanks/", fundraising.event_thanks, name="event_thanks"),
+    path("e/<slug:slug>/prizes/", fundraising.event_prizes, name="event_prizes"),
+    path("e/<slug:slug>/prizes/screen/", fundraising.event_prizes_screen, name="event_prizes_screen"),
+    path("e/<slug:slug>/prizes/certificates/", fundraising.event_certificates, name="event_certificates"),
 ]

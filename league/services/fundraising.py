@@ -41,11 +41,16 @@ PLEDGE_FIELDS = ("sponsor_name", "anonymous", "basis", "rate", "cap", "registrat
 # --- checks ----------------------------------------------------------------------------------------------------
 
 
-def money_value(value: Any, *, name: str, positive: bool = False, allow_none: bool = False) -> Decimal | None:
+def optional_money_value(value: Any, *, name: str, positive: bool = False) -> Decimal | None:
+    """:func:`money_value`, or None for no value (no goal, no cap)."""
+    if value is None or value == "":
+        return None
+    return money_value(value, name=name, positive=positive)
+
+
+def money_value(value: Any, *, name: str, positive: bool = False) -> Decimal:
     """An amount as a Decimal of two places, or a field error: never a float (a float is refused, not rounded)."""
     if value is None or value == "":
-        if allow_none:
-            return None
         raise DomainError({name: [_("Give an amount.")]})
     if isinstance(value, (bool, float)):
         raise DomainError({name: [_("Give the amount as a decimal number such as 12.50.")]})
@@ -127,8 +132,7 @@ def event_money_update(*, event: Event, user: Any = None, **fields: Any) -> Even
             raise DomainError({"currency": [_("Choose a currency from the list.")]})
         values["currency"] = currency
     if "fundraising_goal" in fields:
-        values["fundraising_goal"] = money_value(fields["fundraising_goal"], name="fundraising_goal",
-                                                 allow_none=True)
+        values["fundraising_goal"] = optional_money_value(fields["fundraising_goal"], name="fundraising_goal")
     if "entry_fee" in fields:
         values["entry_fee"] = money_value(fields["entry_fee"], name="entry_fee")
     with transaction.atomic():
@@ -270,7 +274,7 @@ def _pledge_values(event: Event, fields: dict[str, Any]) -> dict[str, Any]:
     if "rate" in fields:
         values["rate"] = money_value(fields["rate"], name="rate", positive=True)
     if "cap" in fields:
-        values["cap"] = money_value(fields["cap"], name="cap", positive=True, allow_none=True)
+        values["cap"] = optional_money_value(fields["cap"], name="cap", positive=True)
     if "registration" in fields:
         values["registration"] = _registration_of(event, fields["registration"])
     if "entry" in fields:

@@ -51,6 +51,7 @@ from league import services
 from league.models import Entry, Fixture, Pool, Tournament
 from league.services import events as event_services
 from league.services import registrations
+from league.services import fundraising
 from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches import simulation
@@ -161,6 +162,11 @@ def world(organiser, django_user_model):
                                              cards=[make_team("FZA", "Fuzz Academy", user=organiser)], seed=1,
                                              user=organiser)
     event_services.event_create(name="Fuzz draft day", slug="fuzz-draft-day", user=organiser)
+    # The festival's money: the approved player's fee, a donation and a per-try pledge for them.
+    player = players[0]
+    fundraising.entry_fee_set(event=festival, registration=player.pk, amount="20", paid=True, method="cash")
+    donation = fundraising.donation_create(event=festival, donor_name="Gran", amount="15", registration=player.pk)
+    pledge = fundraising.pledge_create(event=festival, sponsor_name="Bakery", rate="2.50", registration=player.pk)
     event_services.event_create(name="Their day", slug="fuzz-their-day", user=stranger, status="in_progress")
     fixtures = Fixture.objects.filter(tournament__in=tournaments)
     return {
@@ -179,7 +185,8 @@ def world(organiser, django_user_model):
             "matches": {"id": [match.pk], "n": [0, 1, match.ply, match.ply + 1]},
             "events": {"slug": ["fuzz-festival", "fuzz-draft-day", "fuzz-their-day"],
                        "division": ["fuzz-swiss", "fuzz-solo", "fuzz-cup"],
-                       "id": [p.pk for p in players] + [nation_draw.pk]},
+                       "id": [p.pk for p in players] + [nation_draw.pk, donation.pk, pledge.pk],
+                       "registration": [player.pk]},
         },
     }
 

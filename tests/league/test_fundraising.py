@@ -15,7 +15,6 @@ from league.award_selectors import certificates, event_awards
 from league.errors import DomainError, NotFound
 from league.fundraising_selectors import (
     money_csv,
-    money_text,
     money_totals,
     pledge_rows,
     public_money,
@@ -23,6 +22,7 @@ from league.fundraising_selectors import (
     thank_you_list,
 )
 from league.models import AuditRecord, Donation, Event, Fixture, Pledge, Registration, Tournament
+from league.money import money_text
 from league.services import events as event_services
 from league.services import fundraising
 

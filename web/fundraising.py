@@ -1,0 +1,165 @@
+"""Pages of an event's money and prize-giving: the organisers' money page (currency and goal, entry fees,
+donations, pledges with what the results make of them, the history of changes) and the treasurer's CSV; the
+public thank-you list, the prize-giving (a page, a big-screen mode showing one award at a time, printable
+certificates).
+
+Thin views: ``league.fundraising_forms`` check the input, ``league.services.fundraising`` does the work,
+``league.fundraising_selectors`` and ``league.award_selectors`` read. Only organisers see money beyond the total
+raised and the thank-you list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from league import award_selectors, fundraising_forms
+from league import fundraising_selectors as money
+from league.errors import NotFound, error_text, form_error
+from league.models import Donation, Event, Pledge, Tournament
+from league.permissions import can_edit_event, event_for
+from league.services import fundraising
+from web.events import SCREEN_SECONDS, _render_cached
+
+MONEY_ACTIONS = ("settings", "fee", "donation", "donation_delete", "pledge", "pledge_delete")
+
+
+def _shown_tournaments(request: HttpRequest, event: Event) -> list[Tournament]:
+    """The divisions a visitor sees in the prize-giving: drafts only for the event's organisers."""
+    queryset = Tournament.objects.filter(division__event=event)
+    if not can_edit_event(request.user, event):
+        queryset = queryset.exclude(status=Tournament.Status.DRAFT)
+    return list(queryset)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_money(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organisers' money page: every form posts its ``action``; each change is one service call."""
+    event = event_for(request.user, slug, edit=True)
+    action = request.POST.get("action") if request.method == "POST" else None
+    if action is not None and action not in MONEY_ACTIONS:
+        messages.error(request, _("Choose one of the forms below."))
+        action = None
+    data = request.POST if action else None
+    registrations = money.registrations_with_sides(event)
+    entries = money.event_entries(event)
+    settings_form = fundraising_forms.MoneySettingsForm(
+        data if action == "settings" else None, prefix="money",
+        initial=fundraising_forms.MoneySettingsForm.initial_for(event))
+    fee_form = fundraising_forms.FeeForm(data if action == "fee" else None, prefix="fee",
+                                         registrations=registrations)
+    donation_form = fundraising_forms.DonationForm(data if action == "donation" else None, prefix="donation",
+                                                   registrations=registrations)
+    pledge_form = fundraising_forms.PledgeForm(data if action == "pledge" else None, prefix="pledge",
+                                               registrations=registrations, entries=entries)
+    done = None
+    try:
+        if action == "settings" and settings_form.is_valid():
+            fundraising.event_money_update(event=event, user=request.user, **settings_form.cleaned_data)
+            done = _("Money settings saved.")
+        elif action == "fee" and fee_form.is_valid():
+            fundraising.entry_fee_set(event=event, user=request.user, **fee_form.values())
+            done = _("Entry fee recorded.")
+        elif action == "donation" and donation_form.is_valid():
+            fundraising.donation_create(event=event, user=request.user, **donation_form.cleaned_data)
+            done = _("Donation recorded.")
+        elif action == "pledge" and pledge_form.is_valid():
+            fundraising.pledge_create(event=event, user=request.user, **pledge_form.values())
+            done = _("Pledge recorded.")
+        elif action == "donation_delete":
+            donation = Donation.objects.filter(event=event, pk=_pk(request)).select_related("event").first()
+            if donation is None:
+                raise NotFound(_("No such donation."))
+            fundraising.donation_delete(donation=donation, user=request.user)
+            done = _("Donation deleted.")
+        elif action == "pledge_delete":
+            pledge = Pledge.objects.filter(event=event, pk=_pk(request)).select_related("event").first()
+            if pledge is None:
+                raise NotFound(_("No such pledge."))
+            fundraising.pledge_delete(pledge=pledge, user=request.user)
+            done = _("Pledge deleted.")
+    except ValidationError as exc:
+        form = {"settings": settings_form, "fee": fee_form, "donation": donation_form,
+                "pledge": pledge_form}.get(action or "")
+        if form is not None:
+            form_error(form, exc)
+        else:
+            messages.error(request, error_text(exc))
+    if done:
+        messages.success(request, done)
+        return redirect("league:event_money", slug=event.slug)
+    pledges = money.pledge_rows(event)
+    return render(request, "web/event_money.html", {
+        "event": event, "action": action, "settings_form": settings_form, "fee_form": fee_form,
+        "donation_form": donation_form, "pledge_form": pledge_form, "fees": money.fee_rows(event),
+        "donations": money.event_donations(event), "pledges": pledges,
+        "totals": money.money_totals(event, pledges), "history": money.money_history(event)})
+
+
+def _pk(request: HttpRequest) -> int:
+    value = request.POST.get("id", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else 0
+
+
+@login_required
+@require_GET
+def event_money_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The treasurer's CSV: every fee, donation and pledge with what it comes to now (organisers only)."""
+    event = event_for(request.user, slug, edit=True)
+    response = HttpResponse(money.money_csv(event), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-money.csv"'
+    return response
+
+
+@require_GET
+def event_thanks(request: HttpRequest, slug: str) -> HttpResponse:
+    """The printable thank-you list: donors and sponsors (anonymous ones as "Anonymous"), no amounts."""
+    event = event_for(request.user, slug)
+    return _render_cached(request, event, "web/event_thanks.html", "thanks", lambda: {
+        "event": event, "thanks": money.thank_you_list(event), "money": money.public_money_cached(event)})
+
+
+def _prizes(request: HttpRequest, event: Event) -> dict[str, Any]:
+    prizes = award_selectors.event_awards(event, shown=_shown_tournaments(request, event))
+    return {"event": event, "prizes": prizes, "certificates": award_selectors.certificates(event, prizes),
+            "can_edit": can_edit_event(request.user, event)}
+
+
+@require_GET
+def event_prizes(request: HttpRequest, slug: str) -> HttpResponse:
+    """The prize-giving: each division's champion and runner-up, the awards across the event, certificates."""
+    event = event_for(request.user, slug)
+    return _render_cached(request, event, "web/event_prizes.html", "prizes", lambda: _prizes(request, event))
+
+
+@require_GET
+def event_prizes_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The prize-giving on the big screen: one award at a time (``static/js/event-screen.js``)."""
+    event = event_for(request.user, slug)
+    asked = request.GET.get("seconds", "")
+    seconds = min(max(int(asked), 2), 300) if asked.isascii() and asked.isdigit() and len(asked) < 4 \
+        else SCREEN_SECONDS
+    return _render_cached(request, event, "web/event_prizes_screen.html", f"prizes-screen:{seconds}",
+                          lambda: {**_prizes(request, event), "seconds": seconds})
+
+
+@require_GET
+def event_certificates(request: HttpRequest, slug: str) -> HttpResponse:
+    """Printable certificates, one page per winner of every award (``?n=3``: only the third)."""
+    event = event_for(request.user, slug)
+    context = _prizes(request, event)
+    asked = request.GET.get("n", "")
+    if asked:
+        index = int(asked) - 1 if asked.isascii() and asked.isdigit() and len(asked) < 5 else -1
+        if not 0 <= index < len(context["certificates"]):
+            raise NotFound(_("No such certificate."))
+        context["certificates"] = [context["certificates"][index]]
+    return render(request, "web/event_certificates.html", context)
