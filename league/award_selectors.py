@@ -29,7 +29,6 @@ from league.fundraising_selectors import (
     registration_public_name,
 )
 from league.models import Entry, Event, Registration, Tournament
-from league.money import money_text
 
 COMEBACK_REASON = gettext_lazy(
     "Biggest comeback is not awarded: the results keep only each match's final score, not the score at half-time "
@@ -155,7 +154,8 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
             else:
                 winners.append({"name": registration_public_name(reg), "side": "", "division": "",
                                 "entry_id": None, "colour": ""})
-        awards.append(_award("top_fundraiser", winners, money_text(best, event.currency)))
+        # No amount: what one person raised is the organisers' to see (the public sees the event's total).
+        awards.append(_award("top_fundraiser", winners, ""))
     return {"divisions": division_rows, "awards": awards, "not_awarded": [str(COMEBACK_REASON)]}
 
 
@@ -165,9 +165,10 @@ def certificates(event: Event, prizes: dict[str, Any]) -> list[dict[str, Any]]:
     for division in prizes["divisions"]:
         for award in division["awards"]:
             for winner in award["winners"]:
-                found.append({"award": award["title"], "division": division["tournament"].name, **winner,
-                              "shared": award["shared"], "detail": ""})
+                found.append({**winner, "award": award["title"], "key": award["key"],
+                              "division": division["tournament"].name, "shared": award["shared"], "detail": ""})
     for award in prizes["awards"]:
         for winner in award["winners"]:
-            found.append({"award": award["title"], **winner, "shared": award["shared"], "detail": award["detail"]})
+            found.append({**winner, "award": award["title"], "key": award["key"], "shared": award["shared"],
+                          "detail": award["detail"]})
     return found
