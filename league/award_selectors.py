@@ -2,10 +2,11 @@
 event decide (most tries, top points scorer, best losing side, top fundraiser). Read at the time it is shown:
 a corrected result changes the awards.
 
-Ties are shared and said (``shared``). An award nobody has earned yet (no results) is left out; the biggest
-comeback is never awarded: a result keeps only the final score, not how the score went (see
-``COMEBACK_REASON``). Names are public names (``fundraising_selectors.registration_public_name``): a minor's
-surname and any contact never appear.
+Ties are shared and said (``shared``). An award nobody has earned yet (no results) is left out. The biggest
+comeback needs to know how the score went: only matches scored live (``ScoreEvent``: every score in order)
+tell it, so it is awarded from those alone, and left out with its reason when none was scored live (a typed or
+imported result keeps only the final score). Names are public names
+(``fundraising_selectors.registration_public_name``): a minor's surname and any contact never appear.
 """
 
 from __future__ import annotations
@@ -17,22 +18,26 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from engine import get_spec
 from league import format_selectors
 from league.event_selectors import event_divisions
 from league.formats import format_of
 from league.fundraising_selectors import (
     SideRecord,
     event_donations,
-    event_side_records,
     fundraising_by_registration,
     pledge_rows,
     registration_public_name,
+    result_rows,
+    side_records,
+    winner_of,
 )
-from league.models import Entry, Event, Registration, Tournament
+from league.models import Entry, Event, Registration, ScoreEvent, Tournament
 
 COMEBACK_REASON = gettext_lazy(
-    "Biggest comeback is not awarded: the results keep only each match's final score, not the score at half-time "
-    "or how it went.")
+    "Biggest comeback is not awarded: no match was scored live (or its result was changed since), and a typed-in "
+    "result keeps only the final score, not how the score went.")
+NO_COMEBACK = gettext_lazy("Biggest comeback is not awarded: in the matches scored live, no winner was ever behind.")
 # Awards decided by the results across the event, in the order they are given.
 AWARD_TITLES: dict[str, Any] = {
     "champion": gettext_lazy("Champion"),
@@ -40,6 +45,7 @@ AWARD_TITLES: dict[str, Any] = {
     "most_tries": gettext_lazy("Most tries"),
     "top_points": gettext_lazy("Top points scorer of the evening"),
     "best_losing_side": gettext_lazy("Best losing side"),
+    "biggest_comeback": gettext_lazy("Biggest comeback"),
     "top_fundraiser": gettext_lazy("Top fundraiser"),
 }
 
@@ -113,8 +119,8 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
                      .exclude(status=Registration.Status.REMOVED)}
     sides = {pk: _side(entry, registrations.get(pk)) for pk, entry in entries.items()}
     division_ids = {t.pk for t in divisions}
-    records = {pk: r for pk, r in event_side_records(event).items()
-               if pk in entries and entries[pk].tournament_id in division_ids}
+    rows = [row for row in result_rows(event) if row["tournament_id"] in division_ids]
+    records = {pk: r for pk, r in side_records(rows).items() if pk in entries}
 
     division_rows = []
     for tournament in divisions:
@@ -140,6 +146,12 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
             detail += " · " + _("a losing bonus point")
         awards.append(_award("best_losing_side", [sides[pk] for pk in losers], detail))
 
+    comeback, not_awarded = _comeback(rows)
+    if comeback is not None:
+        deficit, came_back = comeback
+        awards.append(_award("biggest_comeback", [sides[pk] for pk in came_back if pk in sides],
+                             _("won from %(points)s points down") % {"points": deficit}))
+
     pledges = pledge_rows(event)
     raised = fundraising_by_registration(event, pledges, event_donations(event))
     best = max(raised.values(), default=Decimal(0))
@@ -156,7 +168,48 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
                                 "entry_id": None, "colour": ""})
         # No amount: what one person raised is the organisers' to see (the public sees the event's total).
         awards.append(_award("top_fundraiser", winners, ""))
-    return {"divisions": division_rows, "awards": awards, "not_awarded": [str(COMEBACK_REASON)]}
+    return {"divisions": division_rows, "awards": awards, "not_awarded": not_awarded}
+
+
+def _comeback(rows: list[dict[str, Any]]) -> tuple[tuple[int, list[int]] | None, list[str]]:
+    """The biggest deficit a winner came back from, and who, from the matches scored live whose score events add
+    up to their result (a result corrected since is not trusted): ((points, [entry ids]) or None, reasons left
+    out). One query."""
+    by_fixture = {row["id"]: row for row in rows}
+    events: dict[int, list[tuple[int, str]]] = {}
+    rulesets: dict[int, str] = {}
+    for fixture_id, side, code, ruleset in (ScoreEvent.objects.filter(
+            fixture_id__in=list(by_fixture), kind=ScoreEvent.Kind.SCORE, undone_by__isnull=True)
+            .order_by("fixture_id", "seq").values_list("fixture_id", "side", "code", "fixture__tournament__ruleset")):
+        events.setdefault(fixture_id, []).append((side or 0, code))
+        rulesets[fixture_id] = ruleset
+    if not events:
+        return None, [str(COMEBACK_REASON)]
+    best, winners, trusted = 0, set(), 0
+    for fixture_id, scored in events.items():
+        row = by_fixture[fixture_id]
+        winner = winner_of(row)
+        if winner is None:
+            continue
+        scoring = get_spec(rulesets[fixture_id]).scoring
+        running, deficit = [0, 0], 0
+        for side, code in scored:
+            found = scoring.event(code)
+            running[side] += found.points if found is not None else 0
+            lead = running[0] - running[1] if winner == row["home_id"] else running[1] - running[0]
+            deficit = max(deficit, -lead)
+        if (running[0], running[1]) != (row["result__home_score"], row["result__away_score"]):
+            continue  # the result was changed after the live score: how it went is not known
+        trusted += 1
+        if deficit > best:
+            best, winners = deficit, {winner}
+        elif deficit == best and deficit > 0:
+            winners.add(winner)
+    if not trusted:
+        return None, [str(COMEBACK_REASON)]
+    if best == 0:
+        return None, [str(NO_COMEBACK)]
+    return (best, sorted(winners)), []
 
 
 def certificates(event: Event, prizes: dict[str, Any]) -> list[dict[str, Any]]:

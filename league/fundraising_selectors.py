@@ -57,7 +57,7 @@ class SideRecord:
     losses: list[tuple[int, int, bool]] = field(default_factory=list)
 
 
-def _winner(row: dict[str, Any]) -> int | None:
+def winner_of(row: dict[str, Any]) -> int | None:
     """The winning entry of a result row (walkovers and knockout draws decided otherwise included)."""
     kind = row["result__kind"]
     if kind == Result.Kind.WALKOVER_HOME:
@@ -84,7 +84,7 @@ def side_records(rows: Iterable[dict[str, Any]], losing_bonus_margin: int = 7) -
     """Each entry's tries, points, wins and losses from result rows (:func:`result_rows`)."""
     records: dict[int, SideRecord] = defaultdict(SideRecord)
     for row in rows:
-        winner = _winner(row)
+        winner = winner_of(row)
         walkover = row["result__kind"] != Result.Kind.PLAYED
         for side, other in (("home", "away"), ("away", "home")):
             record = records[row[f"{side}_id"]]

@@ -296,3 +296,41 @@ def test_champion_and_runner_up_once_the_division_is_finished(evening, organiser
     certs = certificates(event, event_awards(event))
     assert {c["award"] for c in certs} >= {"Champion", "Runner-up", "Most tries"}
     assert all("Coetzee" not in str(c) and "@" not in str(c) for c in certs)
+
+
+def test_biggest_comeback_from_a_match_scored_live_and_not_from_a_changed_result(evening, organiser):
+    from league import match_clock
+    from league.models import Result
+    from league.services import live as live_services
+
+    event, cup, players = evening
+    assert "no match was scored live" in event_awards(event)["not_awarded"][0]
+    fixture = fixture_between(cup, "FRA", "NZL")
+    calls = iter(range(1, 100))
+
+    def send(kind, code="", side=None):
+        live_services.live_event_record(fixture=Fixture.objects.get(pk=fixture.pk), client_id=f"c{next(calls)}",
+                                        kind=kind, code=code, side=side, user=organiser)
+
+    send("clock", match_clock.START)
+    for code, side in [("try", 1), ("conversion", 1), ("penalty-goal", 1), ("try", 0), ("try", 0),
+                       ("conversion", 0)]:
+        send("score", code, side)  # the away side leads 10-0, the home side wins 12-10
+    send("clock", match_clock.HALF_TIME_CALL)
+    send("clock", match_clock.SECOND_HALF_CALL)
+    send("clock", match_clock.FULL_TIME_CALL)
+    result = Result.objects.filter(fixture=fixture).first()
+    if result is None:
+        result = live_services.live_result_confirm(fixture=fixture, user=organiser)
+    assert (result.home_score, result.away_score) == (12, 10)
+    play(cup, "IRE", 10, 2, "RSA", 12, 2)  # typed in: never a comeback, whatever the score went through
+    awards = {a["key"]: a for a in event_awards(event)["awards"]}
+    comeback = awards["biggest_comeback"]
+    assert [w["entry_id"] for w in comeback["winners"]] == [fixture.home_id]
+    assert comeback["detail"] == "won from 10 points down"
+    # The result corrected afterwards: the live events no longer tell how it went.
+    services.result_record(fixture=fixture, home_score=19, away_score=10, home_tries=3, away_tries=1,
+                           user=organiser)
+    prizes = event_awards(event)
+    assert "biggest_comeback" not in {a["key"] for a in prizes["awards"]}
+    assert "no match was scored live (or its result was changed since)" in prizes["not_awarded"][0]
