@@ -600,6 +600,10 @@ def _bad_gets(world) -> list[str]:
         "/e/nope/register/", "/e/nope/register/qr.svg", "/e/nope/register/card/", "/e/nope/register/%00/",
         "/e/nope/register/" + "x" * 300 + "/", "/e/nope/draw/?draw=%00", "/e/nope/draw/?draw=" + "9" * 40,
         "/e/nope/players/", "/e/nope/players.csv", f"/e/nope/players/{HUGE}/", f"/e/nope/players/{HUGE}/approve/",
+        # Issue 22's money and prize-giving: an unknown event, bad certificate numbers and big-screen paces.
+        "/e/nope/manage/money/", "/e/nope/manage/money.csv", "/e/nope/thanks/", "/e/nope/prizes/",
+        "/e/nope/prizes/screen/?seconds=%00", "/e/nope/prizes/certificates/?n=-1",
+        "/e/nope/prizes/certificates/?n=99999999999",
         # Live scoring (issue 18): scorer links that do not exist, a stranger's pages, bad fixture ids.
         "/score/" + "0" * 32 + "/", "/score/%00/", "/score/" + "a" * 300 + "/", "/score/nope/1/",
         f"/score/{'f' * 32}/{HUGE}/", f"/score/nope/{fixture}/events/", "/t/others/manage/scorers/",
