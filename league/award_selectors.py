@@ -6,7 +6,7 @@ Ties are shared and said (``shared``). An award nobody has earned yet (no result
 comeback needs to know how the score went: only matches scored live (``ScoreEvent``: every score in order)
 tell it, so it is awarded from those alone, and left out with its reason when none was scored live (a typed or
 imported result keeps only the final score). Names are public names
-(``fundraising_selectors.registration_public_name``): a minor's surname and any contact never appear.
+(``registration_selectors.public_name``): a minor's surname and any contact never appear.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from league.fundraising_selectors import (
     event_donations,
     fundraising_by_registration,
     pledge_rows,
-    registration_public_name,
     result_rows,
     side_records,
     winner_of,
 )
 from league.models import Entry, Event, Registration, ScoreEvent, Tournament
+from league.registration_selectors import public_name
 
 COMEBACK_REASON = gettext_lazy(
     "Biggest comeback is not awarded: no match was scored live (or its result was changed since), and a typed-in "
@@ -50,12 +50,12 @@ AWARD_TITLES: dict[str, Any] = {
 }
 
 
-def _side(entry: Entry, registration: Registration | None) -> dict[str, Any]:
+def _side(event: Event, entry: Entry, registration: Registration | None) -> dict[str, Any]:
     """An entry as a certificate names it: the player's public name (if a registered player plays it) and the
     side (nation or team) and division."""
     side = entry.team.name
     if registration is not None:
-        name = registration_public_name(registration, side=side)
+        name = public_name(registration, event, nation=side)
     else:
         name = " ".join(entry.player_name.split()) or side
     return {"name": name, "side": side if name != side else "", "division": entry.tournament.name,
@@ -117,7 +117,7 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
                .select_related("team", "tournament")}
     registrations = {r.entry_id: r for r in Registration.objects.filter(event=event, entry__isnull=False)
                      .exclude(status=Registration.Status.REMOVED)}
-    sides = {pk: _side(entry, registrations.get(pk)) for pk, entry in entries.items()}
+    sides = {pk: _side(event, entry, registrations.get(pk)) for pk, entry in entries.items()}
     division_ids = {t.pk for t in divisions}
     rows = [row for row in result_rows(event) if row["tournament_id"] in division_ids]
     records = {pk: r for pk, r in side_records(rows).items() if pk in entries}
@@ -162,9 +162,9 @@ def event_awards(event: Event, *, shown: list[Tournament] | None = None) -> dict
         for pk in sorted(by_pk):
             reg = by_pk[pk]
             if reg.entry is not None:
-                winners.append(_side(reg.entry, reg))
+                winners.append(_side(event, reg.entry, reg))
             else:
-                winners.append({"name": registration_public_name(reg), "side": "", "division": "",
+                winners.append({"name": public_name(reg, event), "side": "", "division": "",
                                 "entry_id": None, "colour": ""})
         # No amount: what one person raised is the organisers' to see (the public sees the event's total).
         awards.append(_award("top_fundraiser", winners, ""))

@@ -5,8 +5,8 @@ Money is recorded here, never processed. A pledge's amount (so much per try, per
 a side, perhaps capped) is never stored: it is worked out from the results each time it is read, so a corrected
 result corrects the money. Every amount is a ``Decimal`` in the event's currency (two decimal places).
 
-A player's public name goes through :func:`registration_public_name` (first name and the surname's initial for
-a minor; nothing but "Anonymous" or their side without their consent to show their first name).
+Nothing here is public but the totals and the thank-you list (donors' and sponsors' names, anonymous ones as
+"Anonymous"); a player's public name is ``league.registration_selectors.public_name``'s, used by the awards.
 """
 
 from __future__ import annotations
@@ -26,21 +26,6 @@ from league.event_selectors import division_versions
 from league.exports import csv_text
 from league.models import AuditRecord, Donation, Entry, EntryFee, Event, Fixture, Pledge, Registration, Result
 from league.money import CENT, ZERO, money_text
-
-
-def registration_public_name(registration: Registration, *, side: str = "") -> str:
-    """What the public may see of a player's name: nothing without consent (their side's name, or
-    "Anonymous"); the first name and the surname's initial for a minor; otherwise the first name and surname."""
-    if not registration.show_name:
-        return side or _("Anonymous")
-    first = " ".join(registration.first_name.split())
-    surname = " ".join(registration.surname.split())
-    if not surname:
-        return first
-    if registration.minor:
-        return f"{first} {surname[0].upper()}."
-    return f"{first} {surname}"
-
 
 # --- what the results give each side --------------------------------------------------------------------------
 
@@ -151,30 +136,20 @@ def pledge_rows(event: Event, pledges: list[Pledge] | None = None,
         amount = pledge_amount(pledge, record)
         rows.append({"pledge": pledge, "count": pledge_count(pledge, record), "amount": amount,
                      "capped": pledge.cap is not None and amount == pledge.cap and amount > 0,
-                     "target": pledge_target_name(pledge, public=False)})
+                     "target": pledge_target_name(pledge)})
     return rows
 
 
-def _entry_name(entry: Entry, *, public: bool) -> str:
-    registration = getattr(entry, "registration", None) if public else None
-    side = entry.team.name
-    if registration is not None:
-        return f"{registration_public_name(registration, side=side)} ({side})"
-    if entry.player_name and not public:
-        return f"{entry.player_name} ({side})"
-    return side
-
-
-def pledge_target_name(pledge: Pledge, *, public: bool) -> str:
-    """Who the pledge is for: the player (their public name on public pages) or the side."""
+def pledge_target_name(pledge: Pledge) -> str:
+    """Who the pledge is for, as the organisers see it: the player's full name and side, or the side."""
     if pledge.registration is not None:
         reg = pledge.registration
         side = reg.entry.team.name if reg.entry is not None else ""
-        name = registration_public_name(reg, side=side) if public else " ".join(
-            f"{reg.first_name} {reg.surname}".split())
-        return f"{name} ({side})" if side and name != side else name
+        name = " ".join(f"{reg.first_name} {reg.surname}".split())
+        return f"{name} ({side})" if side else name
     if pledge.entry is not None:
-        return _entry_name(pledge.entry, public=public)
+        entry = pledge.entry
+        return f"{entry.player_name} ({entry.team.name})" if entry.player_name else entry.team.name
     return ""
 
 

@@ -50,8 +50,7 @@ from schemathesis.specs.openapi.checks import (
 from league import services
 from league.models import Entry, Fixture, Pool, Tournament
 from league.services import events as event_services
-from league.services import registrations
-from league.services import fundraising
+from league.services import fundraising, registrations
 from league.services import tournament_create_from_preset as preset_run
 from matches import services as match_services
 from matches import simulation

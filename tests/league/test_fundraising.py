@@ -18,11 +18,11 @@ from league.fundraising_selectors import (
     money_totals,
     pledge_rows,
     public_money,
-    registration_public_name,
     thank_you_list,
 )
 from league.models import AuditRecord, Donation, Event, Fixture, Pledge, Registration, Tournament
 from league.money import money_text
+from league.registration_selectors import public_name
 from league.services import events as event_services
 from league.services import fundraising
 
@@ -218,9 +218,9 @@ def test_thank_you_list_and_public_names(evening, organiser):
     assert [d["name"] for d in thanks["donors"]] == ["Granny Smith", "Anonymous"]
     assert [s["name"] for s in thanks["sponsors"]] == ["Bakery", "Anonymous"]
     ben = next(p for p in players if p.first_name == "Ben")
-    assert registration_public_name(ben) == "Ben C."  # a minor: the surname's initial
+    assert public_name(ben, event) == "Ben C."  # a minor: the surname's initial
     cara = next(p for p in players if p.first_name == "Cara")
-    assert registration_public_name(cara, side="Ireland") == "Ireland"  # no consent to show the name
+    assert public_name(cara, event, nation="Ireland") == "Ireland"  # no consent to show the name
 
 
 def test_treasurer_csv_is_formula_safe(evening, organiser):

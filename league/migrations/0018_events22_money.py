@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0016_events_registration'),
+        ('league', '0017_events_registration_draws'),
     ]
 
     operations = [
