@@ -308,7 +308,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Tournaments and events share their statuses: one enum, with the name it always had.
     "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "league.models.Tournament.Status",
-                            "RegistrationStatusEnum": "league.models.Registration.Status"},
+                            "RegistrationStatusEnum": "league.models.Registration.Status",
+                            # An event's fees and donations: paid by cash, card or transfer.
+                            "PaymentMethodEnum": "league.models.PaymentMethod",
+                            "NationDrawMethodEnum": "league.models.NationDraw.Method"},
 }
 
 # Celery: Redis when REDIS_URL is set; otherwise a file-system broker that

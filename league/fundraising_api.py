@@ -29,7 +29,6 @@ from league.permissions import can_edit_event, event_for
 from league.services import fundraising
 
 _AMOUNT = {"max_digits": 10, "decimal_places": 2}
-_METHODS = [("", "not paid"), *PaymentMethod.choices]
 DENIED = {401: OpenApiResponse(description="Not signed in"),
           403: OpenApiResponse(description="Not an organiser of the event"),
           404: OpenApiResponse(description="No such event (or a draft of someone else's)")}
@@ -89,7 +88,8 @@ class FeeWriteSerializer(serializers.Serializer):
 
     amount = serializers.DecimalField(**_AMOUNT, min_value=0, required=False, allow_null=True)
     paid = serializers.BooleanField(default=False)
-    method = serializers.ChoiceField(choices=_METHODS, required=False, default="")
+    method = serializers.ChoiceField(choices=PaymentMethod.choices, allow_blank=True, required=False, default="",
+                                     help_text=_("Cash, card or transfer; empty: not paid."))
 
 
 class DonationSerializer(serializers.ModelSerializer):
@@ -97,7 +97,7 @@ class DonationSerializer(serializers.ModelSerializer):
 
     registration = serializers.IntegerField(source="registration_id", allow_null=True, required=False)
     amount = serializers.DecimalField(**_AMOUNT, min_value=0)
-    method = serializers.ChoiceField(choices=_METHODS, required=False)
+    method = serializers.ChoiceField(choices=PaymentMethod.choices, allow_blank=True, required=False)
 
     class Meta:
         model = Donation
