@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_event_day import browser, debug_off, nations, phone_page  # noqa: F401 (fixtures)
-from tests.e2e.test_site import no_sideways_scroll
+from tests.e2e.browser import ARTIFACTS, fits, phone_page, sign_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 BIG_SCREEN = {"width": 1920, "height": 1080}
 
 
@@ -33,7 +30,7 @@ def raised(page) -> str:
 
 
 def test_organiser_records_money_the_total_follows_the_results_and_the_prizes_print(
-        browser, live_server, debug_off, organiser):  # noqa: F811 (fixtures)
+        browser, live_server, debug_off, nations, organiser):
     from league import services
     from league.models import EntryFee, Fixture, Pledge, Result
     from tests.league.test_fundraising import make_evening
@@ -41,11 +38,7 @@ def test_organiser_records_money_the_total_follows_the_results_and_the_prizes_pr
     event, cup, players = make_evening(organiser)  # France: Anna; Ireland: Ben (a minor); ...
     base = live_server.url
     page = phone_page(browser)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("organiser")
-    page.get_by_label("Password").fill("pw-organiser-1")
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}/")
+    sign_in(page, base, "organiser", "pw-organiser-1")
 
     # The money page, from the event's organiser page.
     page.goto(f"{base}/e/evening/manage/")
@@ -84,7 +77,7 @@ def test_organiser_records_money_the_total_follows_the_results_and_the_prizes_pr
     assert Pledge.objects.count() == 2
     assert page.locator("#raised-total").inner_text() == "R100.00"
     shot(page, "01-money-page")
-    assert no_sideways_scroll(page)
+    assert fits(page)
 
     # A parent's phone: the total before any result.
     parent = phone_page(browser)
@@ -115,7 +108,7 @@ def test_organiser_records_money_the_total_follows_the_results_and_the_prizes_pr
     parent.reload()
     assert raised(parent) == "R150.00"
     shot(parent, "02-public-total")
-    assert no_sideways_scroll(parent)
+    assert fits(parent)
 
     # The big screen: the total is one of its slides.
     screen = browser.new_context(viewport=BIG_SCREEN).new_page()
