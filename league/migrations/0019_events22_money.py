@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0017_events_registration_draws'),
+        ('league', '0018_perf17b_fixture_indexes'),
     ]
 
     operations = [
