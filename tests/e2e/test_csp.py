@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 LISTEN = """
 window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) => {
@@ -30,26 +26,8 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 
 @pytest.fixture(autouse=True)
-def nations(transactional_db):
-    from league.models import Team
-    from league.nations import RWC2023_NATIONS
-
-    for code, name, primary, secondary, pool, ranking in RWC2023_NATIONS:
-        Team.objects.get_or_create(code=code, defaults={
-            "name": name, "primary_colour": primary, "secondary_colour": secondary, "is_nation": True,
-            "rwc2023_pool": pool, "world_ranking": ranking})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def _nations(nations):
+    """Every page here shows the nations (conftest's fixture: a browser test before may have flushed them)."""
 
 
 def _world(organiser):
