@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -60,8 +60,29 @@ def _missing_key(key: Any, *args: Any, **kwargs: Any) -> Any:
     raise ValueError(f"Key {key!r} not found (the cache is unavailable).")
 
 
+class _OneClientPerPool(RedisCacheClient):
+    """Django's client builds a new ``redis.Redis`` around the connection pool for every operation, which costs
+    about as much as the round trip itself; a ``redis.Redis`` holds no connection of its own (the pool does) and
+    is thread-safe, so one per pool is kept."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class FailOpenRedisCache(RedisCache):
     """Django's Redis cache, answering "empty" instead of raising when Redis is unavailable."""
+
+    def __init__(self, server: Any, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _OneClientPerPool
 
     get = _fail_open(_default)(RedisCache.get)
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)

@@ -16,6 +16,7 @@ Who may do what (the same rules as the web pages):
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from axes.helpers import get_cool_off
@@ -39,7 +40,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from league import format_selectors, live_selectors, match_clock, schedule_selectors, selectors, services
-from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version
+from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version, versioned_answer
 from league.clients import client_ip, too_many_requests
 from league.errors import DomainError, error_text
 from league.models import Entry, Pool, Result, Team, Tournament
@@ -119,6 +120,10 @@ class TokenObtainView(ObtainAuthToken):
             raise
 
 
+# What the filters' SlugField accepts as it is (anything else goes through the serializer, for its message).
+_PLAIN_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+
+
 def _query_params(serializer_class, request) -> dict:
     """Validate a list's query parameters: a bad value is a 400 with the parameter's message."""
     serializer = serializer_class(data=request.query_params)
@@ -169,13 +174,18 @@ def cached_json(view, request, scope: str, build: Callable[[], Response]):
         return build()
     url = hashlib.sha1(request.build_absolute_uri().encode()).hexdigest()
     key = f"league:api:r{TEMPLATE_REVISION}:{scope}:{get_language() or 'en'}:{url}"
-    body = cache.get(key)
-    if body is None:
+    refused: list[HttpResponse] = []
+
+    def render() -> bytes | None:
         response = build()
         if not isinstance(response, Response) or response.status_code != 200:
-            return response
-        body = renderer.render(response.data, renderer.media_type, view.get_renderer_context())
-        cache.set(key, body, FRAGMENT_TIMEOUT)
+            refused.append(response)
+            return None
+        return renderer.render(response.data, renderer.media_type, view.get_renderer_context())
+
+    body = versioned_answer(key, render, FRAGMENT_TIMEOUT)
+    if body is None:
+        return refused[0]
     return HttpResponse(body, content_type=renderer.media_type)
 
 
@@ -269,7 +279,10 @@ class TournamentScopedMixin:
 
     def list(self, request, *args, **kwargs):
         """The list, from the cache: one tournament's under its version, all listed ones under the site's."""
-        slug = _query_params(self.filter_serializer, request).get("tournament")
+        slug = request.query_params.get("tournament")
+        if slug is not None and not _PLAIN_SLUG.fullmatch(slug):
+            # The other parameters are checked when the list is built: only a valid URL's answer is ever kept.
+            slug = _query_params(self.filter_serializer, request).get("tournament")
         tournament = self.tournament_from_params(slug)
         scope = tournament_scope(tournament) if tournament is not None else site_scope(request)
         return cached_json(self, request, scope, lambda: super(TournamentScopedMixin, self).list(

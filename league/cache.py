@@ -32,9 +32,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
+from cachetools import TTLCache
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils.translation import get_language
@@ -63,6 +66,37 @@ ODDS = "odds"
 # Replaced with every other token: the version of the tournament's public pages as a whole (a cached page, and
 # the live check's ETag, are keyed by it: one cache round trip tells whether anything changed).
 ANY = "any"
+
+
+# Rendered answers this process served lately, by their shared-cache key. A key names the version its answer was
+# built from, so an entry never goes stale; the time limit only bounds memory and what a flushed Redis (whose
+# version numbers could start again) leaves behind. Each hit saves a round trip and the unpickling of the body.
+_RECENT_SECONDS = 10
+_recent_answers: TTLCache[str, Any] = TTLCache(maxsize=256, ttl=_RECENT_SECONDS)
+_recent_lock = threading.Lock()  # TTLCache is not thread-safe, and gunicorn's gthread workers share it
+
+
+def versioned_answer(key: str, build: Callable[[], Any], timeout: int) -> Any:
+    """The answer kept under ``key`` (a key that names every version the answer depends on): from this
+    process's recent answers, else the shared cache, else ``build()`` (kept in both unless it gave None)."""
+    with _recent_lock:
+        body = _recent_answers.get(key)
+    if body is None:
+        body = cache.get(key)
+        if body is None:
+            body = build()
+            if body is None:
+                return None
+            cache.set(key, body, timeout)
+        with _recent_lock:
+            _recent_answers[key] = body
+    return body
+
+
+def forget_recent_answers() -> None:
+    """Empty this process's recent answers (tests that empty the shared cache and reuse ids)."""
+    with _recent_lock:
+        _recent_answers.clear()
 
 
 def _token_key(tournament_id: int, name: str) -> str:

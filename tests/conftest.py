@@ -54,7 +54,10 @@ def _fresh_cache():
     a count left by an earlier test (all from 127.0.0.1) must not refuse this one's requests."""
     from django.core.cache import cache
 
+    from league.cache import forget_recent_answers
+
     cache.clear()
+    forget_recent_answers()
 
 
 @pytest.fixture(autouse=True)

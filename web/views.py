@@ -15,6 +15,7 @@ changed sections).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 from collections.abc import Callable
 from functools import wraps
@@ -51,6 +52,7 @@ from league.cache import (
     data_version,
     section_tokens,
     tokens_digest,
+    versioned_answer,
 )
 from league.dates import local_date
 from league.errors import error_text
@@ -326,7 +328,57 @@ def standings_sections(tournament: Tournament, structure: dict[str, Any], pool: 
 # --- public pages ----------------------------------------------------------------------------------------------
 
 
+def _home_page_key(request: HttpRequest) -> str | None:
+    """What identifies the home page in the whole-page cache (None: rendered): the site's data version and the
+    language, and for a signed-in user who has no message waiting, the user and the session's CSRF cookie (the
+    page's sign-out form carries a token of it)."""
+    if request.GET or "messages" in request.COOKIES:
+        return None
+    if _anonymous_page(request):
+        caller = "anon"
+    else:
+        user = request.user
+        csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+        if not user.is_authenticated or not csrf or "_messages" in request.session:
+            return None
+        who = f"{user.pk}:{user.get_username()}:{csrf}"
+        caller = "u" + hashlib.sha256(who.encode()).hexdigest()[:32]
+    return (f"web:home:r{TEMPLATE_REVISION}:d{data_version()}:{caller}:{get_language() or 'en'}:"
+            f"{request.get_host()}")
+
+
+def cached_home_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serve the home page whole from the cache until the site's data changes (its lists are the only part that
+    changes with the data): one cache round trip instead of rendering the base layout every time."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest) -> HttpResponse:
+        key = _home_page_key(request)
+        if key is None:
+            return view(request)
+        answer = [None]
+
+        def build() -> dict[str, Any] | None:
+            response = answer[0] = view(request)
+            if response.status_code != 200:
+                return None
+            return {"content": response.content,
+                    "headers": {h: response[h] for h in _KEPT_HEADERS if h in response}}
+
+        stored = versioned_answer(key, build, PAGE_TIMEOUT)
+        if stored is None:
+            return answer[0]
+        response = HttpResponse(stored["content"])
+        for header, value in stored["headers"].items():
+            response[header] = value
+        patch_cache_control(response, no_cache=True)
+        return response
+
+    return wrapper
+
+
 @require_GET
+@cached_home_page
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """The public tournaments, and the ones the signed-in user organises.
 
