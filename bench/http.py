@@ -108,7 +108,9 @@ for label, path, signed_in in ENDPOINTS:
         assert status == 200, (path, status)
         counts.append(len(captured))
     queries[label] = counts
-print(json.dumps({"cookie": f"sessionid={client.cookies['sessionid'].value}", "pool": pool, "queries": queries}))
+# A browser keeps the CSRF cookie the site set at sign-in (and on its first page): send it as a browser does.
+cookie = f"sessionid={client.cookies['sessionid'].value}; csrftoken={client.cookies['csrftoken'].value}"
+print(json.dumps({"cookie": cookie, "pool": pool, "queries": queries}))
 """
 
 

@@ -15,6 +15,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.api import cached_json, tournament_scope
+from league.cache import ODDS, section_tokens, tokens_digest
 from league.errors import Forbidden
 from league.permissions import can_edit_tournament, tournament_for
 from league.serializers import ErrorSerializer
@@ -83,8 +85,14 @@ class OddsAPI(APIView):
     @extend_schema(responses={200: OpenApiResponse(description="the odds"),
                               404: OpenApiResponse(description="no such tournament or no odds yet")})
     def get(self, request, slug):
-        tournament = tournament_for(request.user, slug)
-        stored = odds.stored_odds(tournament)
-        if stored is None:
-            raise Http404("No odds have been computed for this tournament yet.")
-        return Response(stored)
+        tournament = tournament_for(request.user, slug, cached=True)
+
+        def build() -> Response:
+            stored = odds.stored_odds(tournament)
+            if stored is None:
+                raise Http404("No odds have been computed for this tournament yet.")
+            return Response(stored)
+
+        # Kept until the tournament changes ("current" compares versions) or new odds are stored (their token).
+        odds_token = tokens_digest(section_tokens(tournament.pk, [ODDS]))
+        return cached_json(self, request, f"{tournament_scope(tournament)}:odds{odds_token}", build)

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from league import services
 from league.models import Tournament
 from matches import odds, simulation, tasks
 from matches.models import SimulationRun
@@ -96,6 +97,22 @@ def test_odds_api_404_until_computed_then_the_chances(tournament, settings, djan
     assert response.status_code == 200 and data["runs"] == 30 and data["current"] is True
     assert {t["team"] for t in data["teams"]} >= {"FRA", "NZL", "RSA"}
     assert data["rounds"] == ["Quarter-final", "Semi-final", "Final"]
+
+
+def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change(tournament, settings,
+                                                                                django_assert_num_queries):
+    settings.ODDS_MODEL_MATCHES = 10
+    client = APIClient()
+    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
+    assert client.get(url(tournament, "odds")).json()["runs"] == 30
+    with django_assert_num_queries(0):
+        assert client.get(url(tournament, "odds")).json()["current"] is True
+    fixture = tournament.fixtures.filter(stage="pool").order_by("pk").first()
+    services.result_record(fixture=fixture, home_score=20, away_score=3, home_tries=3, away_tries=0)
+    assert client.get(url(tournament, "odds")).json()["current"] is False  # the result is not in them yet
+    odds.odds_refresh(tournament_id=tournament.pk, runs=40)
+    data = client.get(url(tournament, "odds")).json()
+    assert data["runs"] == 40 and data["current"] is True
 
 
 def test_progress_partial_polls_while_running_and_reloads_the_page_when_done(client, tournament,
