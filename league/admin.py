@@ -534,7 +534,7 @@ class ResultChangeInline(admin.TabularInline):
     model = ResultChange
     extra = 0
     can_delete = False
-    fields = ["changed_at", "action", "changed_by", "old", "new", "reason"]
+    fields = ["changed_at", "action", "changed_by", "old", "new", "reason_text"]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -626,9 +626,10 @@ class ResultChangeAdmin(ReadOnlyAdminMixin, OrganiserScopedMixin, admin.ModelAdm
     """The audit trail of results: append-only, so nobody adds, changes or deletes rows here."""
 
     tournament_path = "fixture__tournament"
-    list_display = ["changed_at", "fixture", "action", "changed_by", "reason"]
-    list_filter = ["action", ("fixture__tournament", admin.RelatedOnlyFieldListFilter)]
+    list_display = ["changed_at", "fixture", "action", "changed_by", "reason_text"]
+    list_filter = ["action", "reason_code", ("fixture__tournament", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["fixture__home__team__code", "fixture__away__team__code", "reason", "changed_by__username"]
     list_select_related = ["fixture__home__team", "fixture__away__team", "changed_by"]
-    readonly_fields = ["fixture", "action", "old", "new", "reason", "changed_by", "changed_at"]
+    readonly_fields = ["fixture", "action", "old", "new", "reason_text", "reason_code", "reason_params", "changed_by",
+                       "changed_at"]
     date_hierarchy = "changed_at"

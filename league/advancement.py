@@ -43,6 +43,7 @@ from league.errors import DomainError
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Tournament
 from league.selectors import pool_table_of, tournament_standings
 from league.standings import StandingEntry, StandingRow
+from league.stored_texts import Coded, reason_fields
 
 _RESETS_ALLOWED = contextvars.ContextVar("league_advancement_resets_allowed", default=False)
 
@@ -219,7 +220,7 @@ def _fill(fixture: Fixture, want: tuple[int | None, int | None], *, withdrawn: d
             raise DomainError(
                 _("This change would alter %(fixture)s, which has already been played. Reset the later rounds to make "
                   "it (their results will be deleted).") % {"fixture": _fixture_label(fixture)})
-        result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
+        result_remove(fixture, result, user=user, reason=Coded("bracket_reset"))
         result = None
         outcome_changed = True
     fixture.home_id, fixture.away_id = want
@@ -237,7 +238,8 @@ def _walkover_if_withdrawn(fixture: Fixture, *, withdrawn: dict[int, bool], user
         return False
     # A forfeited knockout place goes to the opponent.
     withdrew = Entry.objects.select_related("team").get(pk=fixture.home_id if home_out else fixture.away_id)
-    walkover_record(fixture=fixture, to_home=away_out, user=user, reason=f"{withdrew.team.name} withdrew.")
+    walkover_record(fixture=fixture, to_home=away_out, user=user,
+                    reason=Coded("withdrew", {"team": withdrew.team.name}))
     return True
 
 
@@ -374,7 +376,7 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
                         _("This change would alter %(fixture)s, which has already been played. Reset the later rounds "
                           "to make it (their results will be deleted).")
                           % {"fixture": _fixture_label(fixture, entries)})
-                result_remove(fixture, result, user=user, reason="Reset: an earlier result was corrected.")
+                result_remove(fixture, result, user=user, reason=Coded("bracket_reset"))
                 result = None
             touched += fixture_tokens(fixture, tournament)
             fixture.home_id, fixture.away_id = want
@@ -391,7 +393,8 @@ def rederive(tournament: Tournament, *, user=None) -> list[str]:
             if home_out != away_out:
                 # A forfeited knockout place goes to the opponent.
                 result = walkover_record(fixture=fixture, to_home=away_out, user=user,
-                                         reason=f"{entries[want[0] if home_out else want[1]].team.name} withdrew.")
+                                         reason=Coded("withdrew", {
+                                             "team": entries[want[0] if home_out else want[1]].team.name}))
                 changed.append(fixture.code)
                 touched += fixture_tokens(fixture, tournament)
         outcomes[fixture.code] = match_outcome(fixture, result)
@@ -407,11 +410,12 @@ def _result_values(result: Result) -> dict:
             "decided_by": result.decided_by, "stats": result.stats, "source": result.source}
 
 
-def result_remove(fixture: Fixture, result: Result, *, user=None, reason: str = "") -> None:
+def result_remove(fixture: Fixture, result: Result, *, user=None, reason: str | Coded = "") -> None:
     old = _result_values(result)
     result.delete()
-    ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None, reason=reason[:200],
-                                changed_by=user if getattr(user, "is_authenticated", False) else None)
+    ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None,
+                                changed_by=user if getattr(user, "is_authenticated", False) else None,
+                                **reason_fields(reason))
     fixture.status = Fixture.Status.SCHEDULED
     fixture.save(update_fields=["status"])
     # The fixture object caches its result: it has none now (no query to find that out again).
@@ -419,7 +423,7 @@ def result_remove(fixture: Fixture, result: Result, *, user=None, reason: str = 
     hooks.results_changed(fixture.tournament_id)
 
 
-def walkover_record(*, fixture: Fixture, to_home: bool, user=None, reason: str = "") -> Result:
+def walkover_record(*, fixture: Fixture, to_home: bool, user=None, reason: str | Coded = "") -> Result:
     """Give a fixture to one side by walkover (the tournament's walkover score and tries), with an audit row.
 
     Written directly, not through ``services.result_record``, because it runs
@@ -434,7 +438,7 @@ def walkover_record(*, fixture: Fixture, to_home: bool, user=None, reason: str =
         winner_id=fixture.home_id if to_home else fixture.away_id, decided_by=Result.DecidedBy.WALKOVER,
         entered_by=user if getattr(user, "is_authenticated", False) else None)
     ResultChange.objects.create(fixture=fixture, action="created", old=None, new=_result_values(result),
-                                reason=reason[:200], changed_by=result.entered_by)
+                                changed_by=result.entered_by, **reason_fields(reason))
     fixture.status = Fixture.Status.PLAYED
     fixture.save(update_fields=["status"])
     fixture.result = result

@@ -22,6 +22,7 @@ from league import standings as standings_module
 from league.levels import DEFAULT_LEVEL, level_choices, level_help
 from league.rulesets import ruleset_options_validate
 from league.standings import POINTS_PRESETS, PointsSystem
+from league.stored_texts import REGISTRATION_SUMMARIES, RESULT_REASONS, SCHEDULE_SUMMARIES, render, with_typed
 from league.timezones import default_time_zone, validate_time_zone, zone
 
 hex_colour = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Use a colour like #1A2B3C."))
@@ -394,7 +395,12 @@ class ResultChange(models.Model):
     action = models.CharField(max_length=10)  # created, updated, deleted
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
+    # What the organiser typed, as typed ("" when the site gave the reason).
     reason = models.CharField(max_length=200, blank=True)
+    # The site's own reason: a code of ``league.stored_texts.RESULT_REASONS`` and its parameters, shown in the
+    # reader's language ("" when none; rows saved before the codes keep their words in ``reason``).
+    reason_code = models.CharField(max_length=40, blank=True, default="")
+    reason_params = models.JSONField(default=dict, blank=True)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     changed_at = models.DateTimeField(auto_now_add=True)
@@ -404,6 +410,11 @@ class ResultChange(models.Model):
 
     def __str__(self):
         return f"{self.action} {self.fixture_id} at {self.changed_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def reason_text(self) -> str:
+        """Why the result changed, in the reader's language: the site's reason, then the organiser's words."""
+        return with_typed(render(RESULT_REASONS, self.reason_code, self.reason_params), self.reason)
 
 
 class ScheduleChange(models.Model):
@@ -419,7 +430,12 @@ class ScheduleChange(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="schedule_changes")
     action = models.CharField(max_length=10, choices=Action.choices)
-    summary = models.CharField(max_length=300)
+    # The words of a change saved before the codes ("" since: see ``summary_code``).
+    summary = models.CharField(max_length=300, blank=True)
+    # What the change did: a code of ``league.stored_texts.SCHEDULE_SUMMARIES`` and its parameters, shown in the
+    # reader's language.
+    summary_code = models.CharField(max_length=40, blank=True, default="")
+    summary_params = models.JSONField(default=dict, blank=True)
     # [{"fixture": id, "old": {"kickoff": iso, "venue": str}, "new": {...}}, ...]
     fixtures = models.JSONField(default=list, blank=True)
     reason = models.CharField(max_length=200, blank=True)
@@ -431,7 +447,12 @@ class ScheduleChange(models.Model):
         ordering = ["tournament", "-changed_at", "-id"]
 
     def __str__(self):
-        return f"{self.action} in {self.tournament_id}: {self.summary}"
+        return f"{self.action} in {self.tournament_id}: {self.summary_code or self.summary}"
+
+    @property
+    def summary_text(self) -> str:
+        """What the change did, in the reader's language (a summary saved before the codes: as stored)."""
+        return render(SCHEDULE_SUMMARIES, self.summary_code, self.summary_params, self.summary)
 
 
 class Event(models.Model):
@@ -574,7 +595,12 @@ class RegistrationChange(models.Model):
     registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
-    summary = models.CharField(max_length=300)
+    # The words of a change saved before the codes ("" since: see ``summary_code``).
+    summary = models.CharField(max_length=300, blank=True)
+    # What happened: a code of ``league.stored_texts.REGISTRATION_SUMMARIES`` and its parameters, shown in the
+    # reader's language.
+    summary_code = models.CharField(max_length=40, blank=True, default="")
+    summary_params = models.JSONField(default=dict, blank=True)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     changed_at = models.DateTimeField(auto_now_add=True)
@@ -583,7 +609,12 @@ class RegistrationChange(models.Model):
         ordering = ["event", "-changed_at", "-id"]
 
     def __str__(self):
-        return f"{self.action} in {self.event_id}: {self.summary}"
+        return f"{self.action} in {self.event_id}: {self.summary_code or self.summary}"
+
+    @property
+    def summary_text(self) -> str:
+        """What happened, in the reader's language (a summary saved before the codes: as stored)."""
+        return render(REGISTRATION_SUMMARIES, self.summary_code, self.summary_params, self.summary)
 
 
 class NationDraw(models.Model):
@@ -634,7 +665,11 @@ class FixtureJob(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(_("fixtures planned"), default=0)
     done = models.PositiveIntegerField(_("fixtures written"), default=0)
+    # Why the job failed: a code of JOB_NOTES and its parameters, shown in the reader's language
+    # (``error_text``); ``error`` keeps the words of a job that failed before the codes.
     error = models.TextField(blank=True)
+    error_code = models.CharField(max_length=40, blank=True, default="")
+    error_params = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -643,8 +678,23 @@ class FixtureJob(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
 
+    UNREACHABLE = "unreachable"
+    REFUSED = "refused"
+    CRASHED = "crashed"
+    JOB_NOTES = {
+        UNREACHABLE: _("The workers could not be reached: nothing was generated. Try again."),
+        # The refusal's words are the service's, made by the worker (in the site's language).
+        REFUSED: "%(detail)s",
+        CRASHED: _("The generation failed: %(detail)s"),
+    }
+
     def __str__(self):
         return f"fixtures of {self.tournament_id}: {self.status}"
+
+    @property
+    def error_text(self) -> str:
+        """Why the job failed, in the reader's language ("" when it did not)."""
+        return render(self.JOB_NOTES, self.error_code, self.error_params, self.error)
 
 
 class ScorerLink(models.Model):

@@ -245,8 +245,8 @@ def history(tournament: Tournament) -> list[dict[str, Any]]:
         fixture = change.fixture
         match = f"{side_name(fixture, 'home')} v {side_name(fixture, 'away')}"
         details = _("%(old)s → %(new)s") % {"old": _result_text(change.old), "new": _result_text(change.new)}
-        if change.reason:
-            details += f" ({change.reason})"
+        if change.reason_text:
+            details += f" ({change.reason_text})"
         rows.append({"at": change.changed_at, "who": change.changed_by,
                      "what": f"{_RESULT_ACTIONS.get(change.action, change.action)}: {match}", "details": details})
     rows.sort(key=lambda row: row["at"], reverse=True)

@@ -596,10 +596,15 @@ class ResultChangeSerializer(serializers.ModelSerializer):
     """One row of a result's audit trail: who changed it, when, the old and new values, and why."""
 
     changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    reason = serializers.CharField(source="reason_text", read_only=True, help_text=_(
+        "Why, in the request's language: the site's own reason, then the organiser's words."))
+    reason_code = serializers.CharField(read_only=True, help_text=_(
+        "The site's own reason as a code (\"live_full_time\", \"csv_import\"...), \"\" for none."))
+    reason_params = serializers.JSONField(read_only=True, help_text=_("The values in the site's reason."))
 
     class Meta:
         model = ResultChange
-        fields = ["action", "old", "new", "reason", "changed_by", "changed_at"]
+        fields = ["action", "old", "new", "reason", "reason_code", "reason_params", "changed_by", "changed_at"]
         read_only_fields = fields
 
 

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from league.levels import level_choices, level_help
+from league.stored_texts import render
 
 # No 0/O, 1/I/L: a pupil reads the code off a sheet of paper or a whiteboard.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -249,7 +250,11 @@ class SimulationRun(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
+    # Why the run stopped short or failed: a code of RUN_NOTES and its parameters, shown in the reader's language
+    # (``error_text``); ``error`` keeps the words of a run noted before the codes.
     error = models.TextField(blank=True)
+    error_code = models.CharField(max_length=40, blank=True, default="")
+    error_params = models.JSONField(default=dict, blank=True)
     # Ids of the fixtures this run has handed to the workers ("12,13,14"): each goes out once.
     queued = models.TextField(blank=True, default="", editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -261,8 +266,23 @@ class SimulationRun(models.Model):
         ordering = ["-started_at", "-id"]
         indexes = [models.Index(fields=["tournament", "status"])]
 
+    STUCK = "stuck"
+    NOT_QUEUED = "not_queued"
+    FIXTURE_FAILED = "fixture_failed"
+    RUN_NOTES = {
+        STUCK: _("%(count)s fixture(s) could not be simulated: their teams are not known or people are playing "
+                 "them."),
+        NOT_QUEUED: _("The simulation could not be queued for the workers (%(detail)s). Is the broker running?"),
+        FIXTURE_FAILED: _("Fixture %(fixture)s could not be simulated: %(detail)s"),
+    }
+
     def __str__(self):
         return f"simulation {self.pk} of {self.tournament_id} ({self.stage}, {self.done}/{self.total})"
+
+    @property
+    def error_text(self) -> str:
+        """Why the run stopped short or failed, in the reader's language ("" when it did not)."""
+        return render(self.RUN_NOTES, self.error_code, self.error_params, self.error)
 
 
 class ScoreModel(models.Model):

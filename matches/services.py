@@ -28,6 +28,7 @@ from league.live import live_changed
 from league.models import Fixture, Result
 from league.rulesets import ruleset_options_validate
 from league.services import result_record, tournament_require_open
+from league.stored_texts import Coded
 from matches.models import EntryPass, Match, MatchAction, MatchEvent, MatchSeat
 from matches.permissions import can_manage, seats_held
 from matches.selectors import clock_deadline, match_actions, rules_current
@@ -220,19 +221,19 @@ def _finish(match: Match, state: GameState, user) -> None:
     winner = None
     if mapped["winner_seat"] is not None:
         winner = fixture.home if mapped["winner_seat"] == 0 else fixture.away
-    _record_result(match, user, f"online match {match.pk}", home_score=mapped["home_score"],
+    _record_result(match, user, Coded("online_match", {"match": match.pk}), home_score=mapped["home_score"],
                    away_score=mapped["away_score"], home_tries=mapped["home_tries"], away_tries=mapped["away_tries"],
                    kind=Result.Kind.PLAYED, winner=winner, decided_by=mapped["decided_by"], stats=mapped["stats"])
 
 
-def _record_result(match: Match, user, reason: str, **values: Any) -> None:
+def _record_result(match: Match, user, reason: Coded, **values: Any) -> None:
     """Write the fixture's result through the league's service, in a savepoint: if the league refuses it (a
     knockout draw with no winner...), the match still ends and its page says why, instead of a stuck game."""
     fixture = match.fixture
     assert fixture is not None and match.outcome is not None
     if Result.objects.filter(fixture=fixture).exists():
         # An organiser entered a result by hand while the match was on: theirs stands.
-        match.outcome["result_note"] = "the fixture already had a result; it was left unchanged"
+        match.outcome["result_note"] = "fixture_had_result"  # a code for the archive: the result was left unchanged
         return
     try:
         with transaction.atomic():
@@ -264,13 +265,13 @@ def _finish_early(match: Match, state: GameState, user, *, ended_by: str, seat: 
     side = SEAT_NAMES[seat]
     if resigned_duel:
         kind = Result.Kind.WALKOVER_AWAY if seat == 0 else Result.Kind.WALKOVER_HOME
-        _record_result(match, user, f"online match {match.pk}: {side} resigned", kind=kind,
+        _record_result(match, user, Coded("online_resigned", {"match": match.pk, "side": side}), kind=kind,
                        stats={"ruleset": match.ruleset, "resigned": side, "game_score": outcome.score()})
         return
     mapped = result_from_outcome(match.ruleset, outcome)
     stats = {**mapped["stats"], "ended_by": ended_by, "by": side}
-    why = "resigned" if ended_by == "resigned" else "agreed a draw with the other side"
-    _record_result(match, user, f"online match {match.pk}: {side} {why}", home_score=mapped["home_score"],
+    why = "online_resigned" if ended_by == "resigned" else "online_draw_agreed"
+    _record_result(match, user, Coded(why, {"match": match.pk, "side": side}), home_score=mapped["home_score"],
                    away_score=mapped["away_score"], home_tries=mapped["home_tries"],
                    away_tries=mapped["away_tries"], kind=Result.Kind.PLAYED, winner=None,
                    decided_by=mapped["decided_by"], stats=stats)

@@ -51,6 +51,7 @@ from league.errors import Conflict, DomainError, Unavailable
 from league.levels import DEFAULT_LEVEL
 from league.models import Fixture, Result, Tournament
 from league.services import result_record, tournament_require_open
+from league.stored_texts import Coded
 from matches import workers
 from matches.models import Match, MatchSeat, SimulationRun
 from matches.odds import manual_samples
@@ -423,7 +424,8 @@ def fixture_simulate(*, fixture_id: int, run_seed: int) -> FixtureOutcome:
             result_record(fixture=locked, home_score=mapped["home_score"], away_score=mapped["away_score"],
                           home_tries=mapped["home_tries"], away_tries=mapped["away_tries"], winner=winner,
                           decided_by=mapped["decided_by"], stats=mapped["stats"], source=Result.Source.SIMULATED,
-                          reason=f"simulated match {match.pk}" if match else f"simulated score (seed {seed})")
+                          reason=Coded("simulated_match", {"match": match.pk}) if match
+                          else Coded("simulated_score", {"seed": seed}))
         except IntegrityError:
             # Another delivery of this fixture won the race (unique result per fixture): nothing twice.
             transaction.set_rollback(True)

@@ -32,6 +32,7 @@ from league.models import Fixture, LiveMatch, Result, ScoreEvent, ScorerLink, To
 from league.permissions import can_edit_tournament, can_score_fixture
 from league.services.results import fixture_ready_for_result, result_record
 from league.services.tournaments import tournament_require_open
+from league.stored_texts import Coded
 from league.text import clean_text
 
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -307,7 +308,7 @@ def _full_time(fixture: Fixture, live: LiveMatch, user: Any) -> None:
         return
     try:
         result_record(fixture=fixture, **_result_values(live), source=Result.Source.LIVE, user=user,
-                      reason="Full time of the live score.")
+                      reason=Coded("live_full_time"))
     except DomainError:
         # A level knockout match needs who went through: the organiser settles it on the result form.
         live.result_note = LiveMatch.NEEDS_ORGANISER
@@ -326,7 +327,7 @@ def live_result_confirm(*, fixture: Fixture, user: Any, winner: Any = None, deci
     if live is None or live.phase != match_clock.FULL_TIME:
         raise Conflict(_("This match has not reached full time on the live score."), reason="not_full_time")
     result = result_record(fixture=fixture, **_result_values(live), winner=winner, decided_by=decided_by,
-                           source=Result.Source.LIVE, user=user, reason="Live score confirmed by an organiser.")
+                           source=Result.Source.LIVE, user=user, reason=Coded("live_confirmed"))
     live.result_note = ""
     live.save(update_fields=["result_note"])
     live_changed(fixture.tournament_id)

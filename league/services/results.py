@@ -34,6 +34,7 @@ from league.models import AuditRecord, Entry, Fixture, Pool, Result, ResultChang
 from league.services import tournaments as tournament_services
 from league.services.audit import audit_record
 from league.services.tournaments import tournament_require_open
+from league.stored_texts import Coded, reason_fields
 
 # Set while several results are written as one change (an import, a withdrawal): the tournament is finished
 # (or not) once, at the end, so a correction later in the same file is not refused half-way.
@@ -193,14 +194,15 @@ def result_record(
     stats: dict[str, Any] | None = None,
     source: str = Result.Source.MANUAL,
     user: Any = None,
-    reason: str = "",
+    reason: str | Coded = "",
 ) -> Result:
     """Record or correct a fixture's result, in one transaction, and keep the change in the audit trail.
 
     Validates the numbers (whole, non-negative, consistent with the rule set's
     scoring; walkovers take the tournament's walkover score), asks
     ``league.advancement.validate_result_change`` (a knockout draw needs a winner), saves, writes a
-    ``ResultChange`` (who, when, old and new), marks the fixture played, bumps
+    ``ResultChange`` (who, when, old and new, and ``reason``: the organiser's words, or the site's own as a
+    ``Coded`` reason shown in each reader's language), marks the fixture played, bumps
     the tournament's version (cached pages) and calls
     ``league.advancement.after_result_change``. Recording exactly the result
     already stored changes nothing and writes no audit row.
@@ -238,7 +240,7 @@ def result_record(
         raise DomainError(_("The result could not be saved: %(exc)s.") % {"exc": exc})
     fixture.result = result
     ResultChange.objects.create(fixture=fixture, action="created" if old is None else "updated", old=old,
-                                new=new, reason=(reason or "")[:200], changed_by=result.entered_by)
+                                new=new, changed_by=result.entered_by, **reason_fields(reason))
     if fixture.status != Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.PLAYED
         fixture.save(update_fields=["status"])
@@ -264,7 +266,8 @@ def _lock_fixture(fixture: Fixture) -> Fixture:
 
 
 @transaction.atomic
-def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "", reset_later_rounds: bool = False) -> None:
+def result_delete(*, fixture: Fixture, user: Any = None, reason: str | Coded = "",
+                  reset_later_rounds: bool = False) -> None:
     """Delete a fixture's result (audit row kept, fixture back to scheduled, standings and brackets follow).
 
     A deletion that would alter a knockout match already played is refused, as a correction is, unless
@@ -283,8 +286,8 @@ def result_delete(*, fixture: Fixture, user: Any = None, reason: str = "", reset
     result.delete()
     fixture._state.fields_cache["result"] = None
     changed_by = user if getattr(user, "is_authenticated", False) else None
-    ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None, reason=(reason or "")[:200],
-                                changed_by=changed_by)
+    ResultChange.objects.create(fixture=fixture, action="deleted", old=old, new=None, changed_by=changed_by,
+                                **reason_fields(reason))
     if fixture.status == Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status"])
@@ -334,7 +337,8 @@ def bracket_reset_from(*, fixture: Fixture, user: Any = None, reason: str = "") 
         result = advancement.result_of(f)
         if result is not None:
             advancement.result_remove(f, result, user=user,
-                                      reason=reason or f"Reset from {fixture.code or fixture} by the organiser.")
+                                      reason=Coded("reset_from", {"fixture": fixture.code or str(fixture)},
+                                                   reason))
             deleted.append(code)
     with advancement.resets_allowed():
         advancement.rederive(fixture.tournament, user=user)
@@ -359,7 +363,7 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
         raise DomainError(_("%(team)s has already withdrawn.") % {"team": entry.team.name})
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    why = reason or f"{entry.team.name} withdrew."
+    withdrew = Coded("withdrew", {"team": entry.team.name}, reason)
     walkovers = voided = 0
     fixtures = list(Fixture.objects.filter(Q(home=entry) | Q(away=entry), tournament=entry.tournament)
                     .exclude(status=Fixture.Status.CANCELLED).select_related("result")
@@ -369,7 +373,8 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
             result = advancement.result_of(fixture)
             if result is not None:
                 if not keep_played_results and fixture.stage == Fixture.Stage.POOL:
-                    result_delete(fixture=fixture, user=user, reason=f"{why} Played results voided.")
+                    result_delete(fixture=fixture, user=user,
+                                  reason=Coded("withdrew_voided", {"team": entry.team.name}, reason))
                     Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.CANCELLED)
                     voided += 1
                 continue
@@ -377,7 +382,7 @@ def entry_withdraw(*, entry: Entry, keep_played_results: bool = True, user: Any 
                 continue  # a bye, a solo attempt, or an opponent still to be decided (advancement handles it)
             opponent_home = fixture.away_id == entry.pk
             result_record(fixture=fixture, kind=Result.Kind.WALKOVER_HOME if opponent_home
-                          else Result.Kind.WALKOVER_AWAY, user=user, reason=why)
+                          else Result.Kind.WALKOVER_AWAY, user=user, reason=withdrew)
             walkovers += 1
         for fixture in fixtures:
             if fixture.stage == Fixture.Stage.SOLO and advancement.result_of(fixture) is None:
@@ -571,7 +576,7 @@ def results_import_csv(*, tournament: Tournament, file: Any, user: Any = None) -
             before = existing.get(fixture.pk)
             try:
                 after = _result_values(result_record(fixture=fixture, source=Result.Source.IMPORT, user=user,
-                                                     reason="CSV import", **values))
+                                                     reason=Coded("csv_import"), **values))
             except ValidationError as exc:
                 errors.append(_("Line %(line)s: %(problems)s")
                               % {"line": line, "problems": " ".join(error_messages(exc))})

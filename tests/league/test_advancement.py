@@ -140,7 +140,7 @@ def test_correction_with_reset_of_later_rounds(knockout6, organiser):
     assert Result.objects.filter(fixture=ko(knockout6, "SF2")).exists()
     deleted = ResultChange.objects.filter(fixture__tournament=knockout6, action="deleted")
     assert {c.fixture.code for c in deleted} == {"SF1", "F"}
-    assert all(c.old is not None and "Reset" in c.reason for c in deleted)
+    assert all(c.old is not None and "Reset" in c.reason_text for c in deleted)
 
 
 def test_bracket_reset_from_deletes_later_results(knockout6, organiser):
@@ -233,7 +233,7 @@ def test_withdrawal_can_void_played_pool_results(two_pools):
     played.refresh_from_db()
     assert played.status == Fixture.Status.CANCELLED and not Result.objects.filter(fixture=played).exists()
     change = ResultChange.objects.filter(fixture=played, action="deleted").get()
-    assert change.old["home_score"] in (24, 10) and "voided" in change.reason
+    assert change.old["home_score"] in (24, 10) and "voided" in change.reason_text
     # The voided match no longer counts in the table.
     from league.selectors import pool_standings
 

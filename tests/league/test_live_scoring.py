@@ -207,7 +207,9 @@ def test_full_time_makes_the_result_through_the_result_service(fixture, organise
     result = Result.objects.get(fixture=fixture)
     assert (result.home_score, result.away_score, result.home_tries, result.away_tries) == (22, 7, 4, 1)
     assert result.source == Result.Source.LIVE
-    assert ResultChange.objects.get(fixture=fixture).reason == "Full time of the live score."
+    change = ResultChange.objects.get(fixture=fixture)
+    assert (change.reason_code, change.reason, change.reason_text) == ("live_full_time", "",
+                                                                       "Full time of the live score.")
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.PLAYED
     rows = {row["team"]: row for row in selectors.tournament_standings_data(festival)[0]["rows"]}

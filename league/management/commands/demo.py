@@ -13,6 +13,7 @@ from django.db import transaction
 from league import services
 from league.management.commands._common import LeagueCommand, tournament_url, validation_message
 from league.models import Fixture, Result, Tournament
+from league.stored_texts import Coded
 
 DEMO_SLUG = "demo-rwc2023"
 DEMO_NAME = "Demo: Rugby World Cup 2023"
@@ -77,6 +78,6 @@ class Command(LeagueCommand):
             home_score, home_tries = demo_score(rng, max(0.05, (21 - home_rank) / 20 - 0.2))
             away_score, away_tries = demo_score(rng, max(0.05, (21 - away_rank) / 20 - 0.25))
             services.result_record(fixture=fixture, home_score=home_score, away_score=away_score,
-                                   home_tries=home_tries, away_tries=away_tries, reason="demo data")
+                                   home_tries=home_tries, away_tries=away_tries, reason=Coded("demo"))
             count += 1
         return count
