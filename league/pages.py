@@ -232,7 +232,7 @@ def history(tournament: Tournament) -> list[dict[str, Any]]:
              .order_by("-changed_at", "-id")[:HISTORY_LIMIT])
     rows = []
     for move in moves:
-        details = f"{move.summary} ({move.reason})" if move.reason else move.summary
+        details = f"{move.summary_text} ({move.reason})" if move.reason else move.summary_text
         rows.append({"at": move.changed_at, "who": move.changed_by,
                      "what": _("Schedule: %(action)s") % {"action": move.get_action_display()}, "details": details})
     for record in records:

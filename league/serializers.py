@@ -657,10 +657,17 @@ class ScheduleChangeSerializer(serializers.ModelSerializer):
     """One change to the timetable: what, who, when, why, and each fixture's old and new kick-off and venue."""
 
     changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    summary = serializers.CharField(source="summary_text", read_only=True, help_text=_(
+        "What the change did, in the request's language."))
+    summary_code = serializers.CharField(read_only=True, help_text=_(
+        "What the change did as a code (\"moved\", \"pushed\", \"swapped\"...), \"\" for a change saved before "
+        "the codes."))
+    summary_params = serializers.JSONField(read_only=True, help_text=_("The values in the summary."))
 
     class Meta:
         model = ScheduleChange
-        fields = ["action", "summary", "fixtures", "reason", "changed_by", "changed_at"]
+        fields = ["action", "summary", "summary_code", "summary_params", "fixtures", "reason", "changed_by",
+                  "changed_at"]
         read_only_fields = fields
 
 

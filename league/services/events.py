@@ -50,7 +50,8 @@ from league.services.schedule import (
 )
 from league.services.setup import tournament_create_blank
 from league.services.tournaments import tournament_update
-from league.timezones import short_label, validate_time_zone, zone
+from league.stored_texts import Coded
+from league.timezones import validate_time_zone, zone
 
 # What an organiser sets on an event (the API, the forms and the admin give these to ``event_update``).
 EVENT_FIELDS = ("name", "visibility", "status", "time_zone", "day", "first_kickoff", "finish_by", "slot_minutes",
@@ -206,8 +207,7 @@ def _move_day(event: Event, tournaments: list[Tournament], old: dt.date, new: dt
             f.kickoff = dt.datetime.combine(new, local.time()).replace(tzinfo=tz)
     by_pk = {t.pk: t for t in tournaments}
     _record_by_division(by_pk, on_day, before, ScheduleChange.Action.MOVE, user, reason,
-                        _("The event's day moved from %(old)s to %(new)s.") % {"old": old.isoformat(),
-                                                                                "new": new.isoformat()})
+                        Coded("event_day_moved", {"old": old.isoformat(), "new": new.isoformat()}))
 
 
 def event_delete(*, event: Event) -> None:
@@ -308,7 +308,7 @@ def division_remove(*, event: Event, tournament: Tournament) -> None:
 
 def _record_by_division(tournaments: dict[int, Tournament], fixtures: list[Fixture],
                         before: dict[int, dict[str, Any]], action: str, user: Any, reason: str,
-                        summary: str) -> int:
+                        summary: Coded) -> int:
     """Write the fixtures' places; one ``ScheduleChange`` per division that changed; bump the divisions."""
     changes = _save_places(fixtures, before)
     by_division: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -380,8 +380,8 @@ def event_schedule(*, event: Event, user: Any = None, reason: str = "") -> int:
             f.kickoff, f.venue = booking.start, str(booking.pitch) if booking.pitch is not None else ""
             if f.stage != Fixture.Stage.KNOCKOUT:
                 f.slot = slot
-        summary = _("The day scheduled: %(count)s fixtures from %(when)s.") % {
-            "count": len(to_place), "when": short_label(start, event.time_zone)}
+        summary = Coded("event_scheduled", {"count": len(to_place), "when": start.isoformat(),
+                                            "tz": event.time_zone})
         _record_by_division({t.pk: t for t in tournaments}, to_place, before, ScheduleChange.Action.RETIME, user,
                             reason, summary)
         event_changed(event)
@@ -422,9 +422,8 @@ def event_push(*, event: Event, after: dt.time, minutes: int, day: dt.date | Non
             if len(messages) > 1:
                 message += " " + _("(%(count)s clashes in all.)") % {"count": len(messages)}
             raise Conflict(message, reason="clash")
-        summary = _("The day: %(count)s fixtures from %(time)s on %(day)s moved by %(minutes)s minutes.") % {
-            "count": len(moving), "time": after.strftime("%H:%M"), "day": day.strftime("%Y-%m-%d"),
-            "minutes": f"{minutes:+d}"}
+        summary = Coded("event_pushed", {"count": len(moving), "time": after.strftime("%H:%M"),
+                                         "day": day.strftime("%Y-%m-%d"), "minutes": f"{minutes:+d}"})
         _record_by_division({t.pk: t for t in tournaments}, moving, before, ScheduleChange.Action.PUSH, user,
                             reason, summary)
         event_changed(event)

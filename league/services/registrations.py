@@ -30,6 +30,7 @@ from league.registration_selectors import HOLDING, drawn_cards, entry_player_nam
 from league.selectors import teams_for
 from league.services.events import event_changed
 from league.services.teams import entries_add, entry_delete, entry_update, teams_from_rows
+from league.stored_texts import Coded
 from league.text import clean_text
 
 # What a registration holds (the sign-up form, the organisers' edit form and the API give these).
@@ -41,9 +42,11 @@ MAX_CAP = 500
 MAX_CARDS = 64
 
 
-def _record(event: Event, action: str, summary: str, *, registration: Registration | None = None,
+def _record(event: Event, action: str, summary: Coded, *, registration: Registration | None = None,
             user: Any = None) -> None:
-    RegistrationChange.objects.create(event=event, registration=registration, action=action, summary=summary[:300],
+    # What happened as a code (``league.stored_texts.REGISTRATION_SUMMARIES``): shown in each reader's language.
+    RegistrationChange.objects.create(event=event, registration=registration, action=action, summary="",
+                                      summary_code=summary.code, summary_params=dict(summary.params),
                                       changed_by=user if getattr(user, "is_authenticated", False) else None)
 
 
@@ -125,8 +128,9 @@ def _has_room(event: Event) -> bool:
     return event.registration_cap is None or _held(event) < event.registration_cap
 
 
-def _move_up(event: Event, user: Any, why: str) -> list[Registration]:
-    """While a place is free, the first waiting player moves up to pending; each move recorded with ``why``."""
+def _move_up(event: Event, user: Any, removed: Registration | None = None) -> list[Registration]:
+    """While a place is free, the first waiting player moves up to pending; each move recorded with why: the
+    player ``removed``, or more places."""
     moved = []
     while _has_room(event):
         first = (Registration.objects.filter(event=event, status=Registration.Status.WAITING)
@@ -135,9 +139,9 @@ def _move_up(event: Event, user: Any, why: str) -> list[Registration]:
             break
         first.status = Registration.Status.PENDING
         first.save(update_fields=["status"])
-        _record(event, RegistrationChange.Action.MOVED_UP,
-                _("%(player)s moved up from the waiting list (%(why)s).") % {"player": _label(first), "why": why},
-                registration=first, user=user)
+        why = (Coded("moved_up_after_removal", {"player": _label(first), "removed": _label(removed)})
+               if removed is not None else Coded("moved_up_more_places", {"player": _label(first)}))
+        _record(event, RegistrationChange.Action.MOVED_UP, why, registration=first, user=user)
         moved.append(first)
     return moved
 
@@ -170,10 +174,10 @@ def registration_settings_save(*, event: Event, user: Any = None, **values: Any)
         locked.save(update_fields=[*values] if values else None)
         changed = [name for name in SETTINGS_FIELDS if old[name] != getattr(locked, name)]
         if changed:
-            _record(locked, RegistrationChange.Action.SETTINGS, _("Registration: %(what)s.") % {"what": ", ".join(
-                f"{name} {old[name]} → {getattr(locked, name)}" for name in changed)}, user=user)
+            _record(locked, RegistrationChange.Action.SETTINGS, Coded("settings", {"what": ", ".join(
+                f"{name} {old[name]} → {getattr(locked, name)}" for name in changed)}), user=user)
         if "registration_cap" in changed:
-            _move_up(locked, user, _("more places"))
+            _move_up(locked, user)
         # The entries' public names follow "hide surnames".
         if "hide_surnames" in changed:
             for reg in Registration.objects.filter(event=locked, entry__isnull=False).select_related("entry"):
@@ -208,10 +212,9 @@ def registration_create(*, event: Event, first_name: str, surname: str, contact:
                                else Registration.Status.WAITING)
         registration.number = (Registration.objects.filter(event=locked).aggregate(m=Max("number"))["m"] or 0) + 1
         registration.save()
-        where = (_("on the waiting list") if registration.status == Registration.Status.WAITING
-                 else _("holds a place"))
-        _record(locked, RegistrationChange.Action.REGISTERED,
-                _("%(player)s registered (%(where)s).") % {"player": _label(registration), "where": where},
+        where = ("registered_waiting" if registration.status == Registration.Status.WAITING
+                 else "registered_place")
+        _record(locked, RegistrationChange.Action.REGISTERED, Coded(where, {"player": _label(registration)}),
                 registration=registration, user=user)
         event_changed(locked)
     return registration
@@ -252,8 +255,8 @@ def registration_update(*, registration: Registration, user: Any = None, **field
         reg.save()
         _sync_entry(reg, locked_event)
         if changed:
-            _record(locked_event, RegistrationChange.Action.EDITED, _("%(player)s edited: %(fields)s.") % {
-                "player": _label(reg), "fields": ", ".join(changed)}, registration=reg, user=user)
+            _record(locked_event, RegistrationChange.Action.EDITED, Coded("edited", {
+                "player": _label(reg), "fields": ", ".join(changed)}), registration=reg, user=user)
         event_changed(locked_event)
     return reg
 
@@ -272,7 +275,7 @@ def registration_approve(*, registration: Registration, user: Any = None) -> Reg
                              "%(player)s.") % {"player": reg.first_name}, reason="no_place")
         reg.status = Registration.Status.APPROVED
         reg.save(update_fields=["status"])
-        _record(event, RegistrationChange.Action.APPROVED, _("%(player)s approved.") % {"player": _label(reg)},
+        _record(event, RegistrationChange.Action.APPROVED, Coded("approved", {"player": _label(reg)}),
                 registration=reg, user=user)
         event_changed(event)
     return reg
@@ -301,9 +304,9 @@ def registration_remove(*, registration: Registration, user: Any = None) -> Regi
             reg.entry = None
         reg.status = Registration.Status.REMOVED
         reg.save(update_fields=["status", "entry"])
-        _record(event, RegistrationChange.Action.REMOVED, _("%(player)s removed.") % {"player": _label(reg)},
+        _record(event, RegistrationChange.Action.REMOVED, Coded("removed", {"player": _label(reg)}),
                 registration=reg, user=user)
-        _move_up(event, user, _("%(player)s removed") % {"player": _label(reg)})
+        _move_up(event, user, removed=reg)
         event_changed(event)
     return reg
 
@@ -377,10 +380,9 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
             event=locked, division=division, method=method, seed=seed, cards=[c.pk for c in offered],
             outcome=[{"registration": p.player, "team": p.card, "throws": p.throws} for p in picks],
             made_by=user if getattr(user, "is_authenticated", False) else None)
-        _record(locked, RegistrationChange.Action.DRAWN,
-                _("%(count)s players drawn in %(division)s (%(method)s%(seed)s).") % {
-                    "count": len(picks), "division": tournament.name, "method": draw.get_method_display(),
-                    "seed": f", seed {seed}" if seed is not None else ""}, user=user)
+        params = {"count": len(picks), "division": tournament.name, "method": str(draw.method)}
+        _record(locked, RegistrationChange.Action.DRAWN, Coded("drawn", params) if seed is None
+                else Coded("drawn_seed", {**params, "seed": seed}), user=user)
         event_changed(locked)
     return draw
 

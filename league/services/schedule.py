@@ -50,8 +50,9 @@ from league.schedule_selectors import (
     match_length,
     timetable_fixtures,
 )
+from league.stored_texts import Coded
 from league.text import clean_text
-from league.timezones import short_label, zone
+from league.timezones import zone
 
 # The plan's fields on the tournament, with their bounds.
 SETTINGS_FIELDS = ("first_day", "first_kickoff", "slot_minutes", "changeover_minutes", "days_between_rounds",
@@ -106,11 +107,19 @@ def _where(fixture: Fixture) -> dict[str, Any]:
     return {"kickoff": fixture.kickoff.isoformat() if fixture.kickoff else None, "venue": fixture.venue}
 
 
-def _record(tournament: Tournament, action: str, summary: str, changes: list[dict[str, Any]], user: Any,
+def _record(tournament: Tournament, action: str, summary: Coded, changes: list[dict[str, Any]], user: Any,
             reason: str) -> ScheduleChange:
+    """The audit row of a timetable change: what it did as a code (``summary``, shown in each reader's
+    language), the fixtures it moved and the organiser's reason as typed."""
     return ScheduleChange.objects.create(
-        tournament=tournament, action=action, summary=summary[:300], fixtures=changes, reason=reason[:200],
+        tournament=tournament, action=action, summary="", summary_code=summary.code,
+        summary_params=dict(summary.params), fixtures=changes, reason=reason[:200],
         changed_by=user if getattr(user, "is_authenticated", False) else None)
+
+
+def _when(value: dt.datetime | None, tournament: Tournament) -> dict[str, Any]:
+    """A kick-off as a summary's parameters: shown later as the pages show kick-offs, in the reader's language."""
+    return {"when": value.isoformat() if value is not None else None, "tz": tournament.time_zone}
 
 
 def _save_places(fixtures: list[Fixture], before: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -329,9 +338,9 @@ def schedule_retime(*, tournament: Tournament, user: Any = None, reason: str = "
             raise DomainError(_("There is no fixture left to schedule: generate the fixtures first."))
         changed = _plan(tournament, everything, to_place)
         changes = _save_places(changed, before)
-        when = short_label(min((f.kickoff for f in changed if f.kickoff), default=None), tournament.time_zone)
-        summary = (_("%(count)s fixtures scheduled from %(when)s.") % {"count": len(changed), "when": when} if when
-                   else _("%(count)s fixtures given pitches (no first day yet).") % {"count": len(changed)})
+        first = min((f.kickoff for f in changed if f.kickoff), default=None)
+        summary = (Coded("retimed", {"count": len(changed), **_when(first, tournament)}) if first
+                   else Coded("retimed_no_day", {"count": len(changed)}))
         _record(tournament, ScheduleChange.Action.RETIME, summary, changes, user, reason)
         tournament_changed(tournament)
     return len(changed)
@@ -378,9 +387,8 @@ def fixture_move(*, fixture: Fixture, kickoff: dt.datetime | None, venue: str, u
         target.kickoff, target.venue = kickoff, venue
         _refuse_clashes(tournament, everything, {target.pk})
         changes = _save_places([target], before)
-        when = short_label(kickoff, tournament.time_zone) or _("a time to be decided")
-        summary = _("%(fixture)s moved to %(when)s%(where)s.") % {
-            "fixture": fixture_title(target), "when": when, "where": f", {venue}" if venue else ""}
+        summary = Coded("moved", {"fixture": fixture_title(target), **_when(kickoff, tournament),
+                                  "where": f", {venue}" if venue else ""})
         _record(tournament, ScheduleChange.Action.MOVE, summary, changes, user, reason)
         tournament_changed(tournament)
     fixture.kickoff, fixture.venue = target.kickoff, target.venue
@@ -412,9 +420,8 @@ def fixtures_push(*, tournament: Tournament, day: dt.date, after: dt.time, minut
             f.kickoff = f.kickoff + dt.timedelta(minutes=minutes) if f.kickoff else None
         _refuse_clashes(tournament, everything, before.keys())
         changes = _save_places(moving, before)
-        summary = _("%(count)s fixtures from %(time)s on %(day)s moved by %(minutes)s minutes.") % {
-            "count": len(moving), "time": after.strftime("%H:%M"), "day": day.strftime("%Y-%m-%d"),
-            "minutes": f"{minutes:+d}"}
+        summary = Coded("pushed", {"count": len(moving), "time": after.strftime("%H:%M"),
+                                   "day": day.strftime("%Y-%m-%d"), "minutes": f"{minutes:+d}"})
         _record(tournament, ScheduleChange.Action.PUSH, summary, changes, user, reason)
         tournament_changed(tournament)
     return len(moving)
@@ -442,7 +449,7 @@ def fixtures_swap(*, first: Fixture, second: Fixture, user: Any = None, reason: 
             a.kickoff, a.venue, a.slot)
         _refuse_clashes(tournament, everything, {a.pk, b.pk})
         changes = _save_places([a, b], before)
-        summary = _("%(first)s and %(second)s swapped.") % {"first": fixture_title(a), "second": fixture_title(b)}
+        summary = Coded("swapped", {"first": fixture_title(a), "second": fixture_title(b)})
         _record(tournament, ScheduleChange.Action.SWAP, summary, changes, user, reason)
         tournament_changed(tournament)
 
@@ -462,7 +469,6 @@ def fixtures_keep_wall_clock(*, tournament: Tournament, old_zone: str, user: Any
         changes = _save_places(fixtures, before)
         if changes or old_zone != tournament.time_zone:
             _record(tournament, ScheduleChange.Action.ZONE,
-                    _("Time zone changed from %(old)s to %(new)s; kick-offs keep their local times.")
-                    % {"old": old_zone, "new": tournament.time_zone}, changes, user, "")
+                    Coded("zone", {"old": old_zone, "new": tournament.time_zone}), changes, user, "")
         tournament_changed(tournament)
     return len(changes)

@@ -60,7 +60,7 @@ def test_players_past_the_places_wait_and_move_up_first_come_when_a_place_frees(
     assert statuses == {"Ann": "pending", "Ben": "removed", "Cat": "pending", "Dan": "pending", "Eve": "pending",
                         "Fay": "waiting"}
     moved = RegistrationChange.objects.get(event=event, action="moved_up")
-    assert moved.registration.first_name == "Eve" and "Ben" in moved.summary
+    assert moved.registration.first_name == "Eve" and "Ben" in moved.summary_text
     assert moved.changed_by == organiser
     assert "Smith" not in " ".join(RegistrationChange.objects.values_list("summary", flat=True))
 
