@@ -223,8 +223,7 @@ def _queue_run(run: SimulationRun) -> None:
         workers.task("simulate_run").delay(run.pk)
     except Exception as exc:  # the broker is down: say so on the progress bar rather than fail the page
         logger.exception("could not queue simulation run %s", run.pk)
-        run_fail(run_id=run.pk,
-                 message=f"The simulation could not be queued for the workers ({exc}). Is the broker running?")
+        run_fail(run_id=run.pk, note=Coded(SimulationRun.NOT_QUEUED, {"detail": str(exc)}))
         run.refresh_from_db()
 
 
@@ -288,7 +287,7 @@ def run_after_fixture(*, run_id: int, fixture_id: int, status: str, send=None) -
     finished = counts["done"] >= counts["total"]
     if not finished and not counts["waiting"]:
         finished = True
-        changes["error"] = _stuck_note(counts)
+        changes.update(_stuck_note(counts))
     if finished:
         changes.update(status=SimulationRun.Status.FINISHED, finished_at=timezone.now())
     SimulationRun.objects.filter(pk=run_id).update(**changes)
@@ -313,10 +312,13 @@ def _progress_counts(run: SimulationRun, queued: set[int]) -> dict[str, int]:
         waiting=Count("pk", distinct=True, filter=still_to_play))
 
 
-def _stuck_note(counts: dict[str, int]) -> str:
-    # Stored on the run as English text, as before (a code shown translated would be the next step).
-    return (f"{counts['total'] - counts['done']} fixture(s) could not be simulated: their teams are not known or "
-            "people are playing them.")
+def _stuck_note(counts: dict[str, int]) -> dict:
+    """The run's fields saying how many fixtures could not be simulated (a code: shown in each reader's language)."""
+    return _note_fields(Coded(SimulationRun.STUCK, {"count": counts["total"] - counts["done"]}))
+
+
+def _note_fields(note: Coded) -> dict:
+    return {"error": "", "error_code": note.code, "error_params": dict(note.params)}
 
 
 def _queued(run: SimulationRun) -> set[int]:
@@ -494,21 +496,22 @@ def run_update_progress(*, run_id: int) -> SimulationRun | None:
                                                    total=Greatest("total", counts["total"]))
     if run.status == SimulationRun.Status.RUNNING:
         finished = counts["done"] >= counts["total"]
-        note = ""
+        note: dict = {}
         if not finished and not counts["waiting"]:
             finished = True
             note = _stuck_note(counts)
         if finished:
             SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
-                status=SimulationRun.Status.FINISHED, finished_at=timezone.now(), error=note)
+                status=SimulationRun.Status.FINISHED, finished_at=timezone.now(), **note)
     run.refresh_from_db()
     return run
 
 
-def run_fail(*, run_id: int, message: str) -> None:
-    """Mark a run failed (a fixture could not be simulated even after the retries)."""
+def run_fail(*, run_id: int, note: Coded) -> None:
+    """Mark a run failed (a fixture could not be simulated even after the retries), saying why with a code of
+    ``SimulationRun.RUN_NOTES`` (shown in each reader's language)."""
     SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.RUNNING).update(
-        status=SimulationRun.Status.FAILED, error=message[:2000], finished_at=timezone.now())
+        status=SimulationRun.Status.FAILED, finished_at=timezone.now(), **_note_fields(note))
 
 
 def stalled_runs(*, seconds: float) -> list[int]:
@@ -561,7 +564,8 @@ def run_data(run: SimulationRun | None) -> dict | None:
         "id": run.pk, "status": run.status, "stage": run.stage, "seed": run.seed, "done": run.done,
         "total": run.total, "percent": round(100 * run.done / run.total) if run.total else 100,
         "started_at": run.started_at.isoformat() if run.started_at else None,
-        "finished_at": run.finished_at.isoformat() if run.finished_at else None, "error": run.error,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None, "error": run.error_text,
+        "error_code": run.error_code,
         "fixture": run.fixture_id, "round": run.round_number,
     }
 

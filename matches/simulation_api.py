@@ -34,7 +34,9 @@ _RUN = inline_serializer("SimulationRun", {
     "id": serializers.IntegerField(), "status": serializers.CharField(), "stage": serializers.CharField(),
     "seed": serializers.IntegerField(), "done": serializers.IntegerField(), "total": serializers.IntegerField(),
     "percent": serializers.IntegerField(), "started_at": serializers.DateTimeField(),
-    "finished_at": serializers.DateTimeField(allow_null=True), "error": serializers.CharField(),
+    "finished_at": serializers.DateTimeField(allow_null=True),
+    "error": serializers.CharField(help_text="Why the run stopped short or failed, in the request's language"),
+    "error_code": serializers.CharField(help_text="That reason's code (stuck, not_queued, fixture_failed) or empty"),
 })
 
 

@@ -19,6 +19,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
+from league.stored_texts import Coded
 from matches import odds, simulation, workers
 from matches.models import SimulationRun
 
@@ -67,11 +68,13 @@ def simulate_fixture(run_id: int, fixture_id: int) -> str:
     except (OperationalError, InterfaceError):
         raise  # retried with backoff
     except ValidationError as exc:
-        simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {' '.join(exc.messages)}")
+        simulation.run_fail(run_id=run_id, note=Coded(SimulationRun.FIXTURE_FAILED, {
+            "fixture": fixture_id, "detail": " ".join(exc.messages)[:1000]}))
         return "failed"
     except Exception as exc:
         # A bug must not leave the run "running" for ever: say so on the progress bar, then fail the task.
-        simulation.run_fail(run_id=run_id, message=f"fixture {fixture_id}: {exc!r}")
+        simulation.run_fail(run_id=run_id, note=Coded(SimulationRun.FIXTURE_FAILED, {
+            "fixture": fixture_id, "detail": repr(exc)[:1000]}))
         raise
     try:
         simulation.run_after_fixture(run_id=run_id, fixture_id=fixture_id, status=outcome.status, send=_send(run_id))

@@ -203,8 +203,7 @@ def fixtures_generate_or_queue(*, tournament: Tournament, user: Any = None, **sc
 def _queue_job(job_id: int) -> None:
     if not queue.queue("fixture_job_run", (job_id,)):
         FixtureJob.objects.filter(pk=job_id, status=FixtureJob.Status.QUEUED).update(
-            status=FixtureJob.Status.FAILED, finished_at=timezone.now(),
-            error="The workers could not be reached: nothing was generated. Try again.")
+            status=FixtureJob.Status.FAILED, finished_at=timezone.now(), error_code=FixtureJob.UNREACHABLE)
 
 
 def fixture_job_run(*, job_id: int) -> FixtureJob | None:
@@ -219,13 +218,15 @@ def fixture_job_run(*, job_id: int) -> FixtureJob | None:
     try:
         fixtures_generate(tournament=job.tournament, user=job.created_by, **_options_from_json(job.options))
     except ValidationError as exc:
-        job.status, job.error = FixtureJob.Status.FAILED, error_text(exc)
+        job.status, job.error_code = FixtureJob.Status.FAILED, FixtureJob.REFUSED
+        job.error_params = {"detail": error_text(exc)}
     except Exception as exc:
         logger.exception("fixture job %s failed", job_id)
-        job.status, job.error = FixtureJob.Status.FAILED, f"The generation failed: {exc}"
+        job.status, job.error_code = FixtureJob.Status.FAILED, FixtureJob.CRASHED
+        job.error_params = {"detail": str(exc)}
     else:
         job.status = FixtureJob.Status.FINISHED
         job.done = Fixture.objects.filter(tournament=job.tournament).count() - before
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "error", "done", "finished_at"])
+    job.save(update_fields=["status", "error_code", "error_params", "done", "finished_at"])
     return job

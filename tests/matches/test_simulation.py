@@ -268,7 +268,7 @@ def test_the_last_result_committed_meanwhile_finishes_the_run_without_a_stuck_no
     # A late, second delivery of semi-final 1 does its bookkeeping after the final's result is in.
     simulation.run_after_fixture(run_id=run.pk, fixture_id=semi_1, status="skipped")
     run.refresh_from_db()
-    assert (run.status, run.error, run.done) == (SimulationRun.Status.FINISHED, "", 3)
+    assert (run.status, run.error_text, run.error_code, run.done) == (SimulationRun.Status.FINISHED, "", "", 3)
     # A run that really is stuck still says so: a fixture whose teams are no longer known comes back unplayed.
     blocked = _knockout_of_four("stuck")
     stuck = simulation.simulation_create(tournament=blocked, stage="all", seed=5)
@@ -279,4 +279,5 @@ def test_the_last_result_committed_meanwhile_finishes_the_run_without_a_stuck_no
     simulation.run_after_fixture(run_id=stuck.pk, fixture_id=semi_2, status="not_ready")
     stuck.refresh_from_db()
     assert stuck.status == SimulationRun.Status.FINISHED
-    assert stuck.error.startswith("2 fixture(s) could not be simulated")
+    assert (stuck.error_code, stuck.error_params) == (SimulationRun.STUCK, {"count": 2})
+    assert stuck.error_text.startswith("2 fixture(s) could not be simulated")

@@ -5,6 +5,7 @@ from django.db import OperationalError
 
 from config.celery import app
 from league.models import Result
+from league.stored_texts import Coded
 from matches import simulation, tasks
 from matches.models import SimulationRun
 from tests.matches.sim_helpers import champion, rwc_tournament
@@ -64,7 +65,8 @@ def test_a_fixture_task_of_a_finished_or_failed_run_does_nothing(eager):
     tournament = rwc_tournament()
     run = simulation.simulation_create(tournament=tournament, stage="pools", seed=2)
     fixture_id = simulation.ready_fixture_ids(run)[0]
-    simulation.run_fail(run_id=run.pk, message="stopped by the test")
+    simulation.run_fail(run_id=run.pk, note=Coded(SimulationRun.FIXTURE_FAILED, {"fixture": fixture_id,
+                                                                                 "detail": "stopped by the test"}))
     assert SimulationRun.objects.get(pk=run.pk).status == "failed"
     assert tasks.simulate_fixture.apply(args=(run.pk, fixture_id)).get() == "stopped"
     assert not Result.objects.filter(fixture_id=fixture_id).exists()
@@ -90,7 +92,7 @@ def test_a_fixture_that_cannot_be_played_is_handed_back_and_a_crash_fails_the_ru
     with pytest.raises(RuntimeError):
         tasks.simulate_fixture.apply(args=(run.pk, fixture_id), throw=True).get()
     run.refresh_from_db()
-    assert run.status == "failed" and "engine bug" in run.error
+    assert run.status == "failed" and "engine bug" in run.error_text and run.error_code == "fixture_failed"
 
 
 def test_a_broker_that_is_down_fails_the_run_with_a_message(monkeypatch, django_capture_on_commit_callbacks):
@@ -102,4 +104,4 @@ def test_a_broker_that_is_down_fails_the_run_with_a_message(monkeypatch, django_
     with django_capture_on_commit_callbacks(execute=True):
         run = simulation.simulation_start(tournament=tournament, stage="pools", seed=1)
     run.refresh_from_db()
-    assert run.status == "failed" and "broker" in run.error
+    assert run.status == "failed" and "broker" in run.error_text and run.error_code == "not_queued"

@@ -100,12 +100,12 @@ class Command(BaseCommand):
 
     def _summary(self, tournament: Tournament, run: SimulationRun, seconds: float) -> None:
         if run.status == SimulationRun.Status.FAILED:
-            raise CommandError(f"The simulation failed: {run.error}")
+            raise CommandError(f"The simulation failed: {run.error_text}")
         results = Result.objects.filter(fixture__tournament=tournament).count()
         fixtures = Fixture.objects.filter(tournament=tournament).exclude(status=Fixture.Status.CANCELLED).count()
         self.stdout.write(f"Done in {seconds:.1f} s: {results} of {fixtures} fixtures have a result (seed {run.seed}).")
-        if run.error:
-            self.stdout.write(run.error)
+        if run.error_text:
+            self.stdout.write(run.error_text)
         final = Fixture.objects.filter(tournament=tournament, code="F").select_related(
             "result__winner__team").first()
         winner = getattr(getattr(final, "result", None), "winner", None) if final is not None else None
