@@ -18,6 +18,8 @@ from django.utils import timezone
 
 from league.brackets import BYE
 from league.models import Entry, Fixture, Tournament
+from league.standings import StandingRow
+from league.stored_texts import tie_break_explanation
 from league.templatetags.league_tags import side_name
 from league.text import clean_text, csv_cell
 from league.timezones import zone
@@ -190,7 +192,8 @@ def standings_csv(tables) -> str:
         pool_name = getattr(pool, "name", pool)
         for row in pool_rows:
             data = row.as_dict() if hasattr(row, "as_dict") else dict(row)
-            data.setdefault("explanation", getattr(row, "explanation", ""))
+            # The words in the reader's language (a row keeps its decisions as codes and names).
+            data.setdefault("explanation", tie_break_explanation(row) if isinstance(row, StandingRow) else "")
             rows.append([pool_name] + [data[key] for key in STANDING_COLUMNS[1:]])
     return csv_text(rows, STANDING_COLUMNS)
 

@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import exports
-from league import standings as standings_module
 from league.models import (
     TIE_BREAKER_CHOICES,
     AuditRecord,
@@ -36,34 +35,6 @@ from league.templatetags.league_tags import side_name
 def fixtures(tournament: Tournament) -> list[Fixture]:
     """The tournament's fixtures in playing order, with what the pages print."""
     return list(exports.tournament_fixtures(tournament).order_by("round_number", "kickoff", "slot", "id"))
-
-
-# How a table's note names each tie-breaker: "above Scotland on points difference".
-_ABOVE_ON = {
-    standings_module.HEAD_TO_HEAD_POINTS: gettext_lazy("above %(teams)s on table points in the matches between them"),
-    standings_module.HEAD_TO_HEAD_POINTS_DIFFERENCE: gettext_lazy(
-        "above %(teams)s on points difference in the matches between them"),
-    standings_module.HEAD_TO_HEAD_TRIES_DIFFERENCE: gettext_lazy(
-        "above %(teams)s on tries difference in the matches between them"),
-    standings_module.WINS: gettext_lazy("above %(teams)s on matches won"),
-    standings_module.POINTS_DIFFERENCE: gettext_lazy("above %(teams)s on points difference"),
-    standings_module.TRIES_DIFFERENCE: gettext_lazy("above %(teams)s on tries difference"),
-    standings_module.POINTS_FOR: gettext_lazy("above %(teams)s on points scored"),
-    standings_module.TRIES_FOR: gettext_lazy("above %(teams)s on tries scored"),
-    standings_module.WORLD_RANKING: gettext_lazy("above %(teams)s on World Rugby ranking"),
-    standings_module.DRAWING_LOTS: gettext_lazy("above %(teams)s by drawing of lots"),
-    standings_module.TEAM_CODE: gettext_lazy("above %(teams)s in team-code order (level on every criterion)"),
-    standings_module.HEAD_TO_HEAD: gettext_lazy("head-to-head win over %(teams)s"),
-    standings_module.PLACED_EQUALLY: gettext_lazy("placed equally with %(teams)s"),
-}
-
-
-def tie_break_text(decision: standings_module.TieBreak) -> str:
-    """One tie-break decision in the visitor's language ("above Scotland on points difference")."""
-    names = list(decision.names)
-    teams = names[0] if len(names) == 1 else _("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]),
-                                                                            "last": names[-1]}
-    return str(_ABOVE_ON[decision.criterion]) % {"teams": teams}
 
 
 def group_rounds(items: list[Fixture]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from django.db.models import Q, QuerySet
 
 from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
 from league.standings import PointsSystem, StandingEntry, StandingRow, compute_standings
+from league.stored_texts import tie_break_explanation, tie_break_text
 
 _RESULT_FIELDS = ("fixture__pool_id", "fixture__home_id", "fixture__away_id", "home_score", "away_score",
                   "home_tries", "away_tries", "kind")
@@ -151,8 +152,9 @@ def pools_standings_with(tournament: Tournament, pools: list[Pool],
 def standing_row_data(row: StandingRow) -> dict:
     """A row's JSON form: the standings keys, and how tie-breakers placed it ("tie_breaks": each decision's
     criterion, the teams it was placed above and the words; "explanation": those words in one line)."""
-    return {**row.as_dict(), "tie_breaks": [decision.as_dict() for decision in row.tie_breaks],
-            "explanation": row.explanation}
+    return {**row.as_dict(), "tie_breaks": [{**decision.as_dict(), "text": tie_break_text(decision)}
+                                            for decision in row.tie_breaks],
+            "explanation": tie_break_explanation(row)}
 
 
 def tournament_standings_data(tournament: Tournament) -> list[dict]:

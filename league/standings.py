@@ -85,24 +85,8 @@ TIE_BREAKERS = (HEAD_TO_HEAD, HEAD_TO_HEAD_POINTS, HEAD_TO_HEAD_POINTS_DIFFERENC
                 DRAWING_LOTS)
 _FINAL = (PLACED_EQUALLY, DRAWING_LOTS)  # these decide everything left, so they can only come last
 
-# What each step means, for a footnote under a table ("ahead on head-to-head").
-TIE_BREAK_LABELS = {
-    HEAD_TO_HEAD: "won the match between the teams level on points",
-    HEAD_TO_HEAD_POINTS: "more table points in the matches between the teams level",
-    HEAD_TO_HEAD_POINTS_DIFFERENCE: "better points difference in the matches between the teams level",
-    HEAD_TO_HEAD_TRIES_DIFFERENCE: "better tries difference in the matches between the teams level",
-    WINS: "more matches won",
-    POINTS_DIFFERENCE: "better points difference",
-    TRIES_DIFFERENCE: "better tries difference",
-    POINTS_FOR: "more points scored",
-    TRIES_FOR: "more tries scored",
-    WORLD_RANKING: "higher World Rugby ranking",
-    PLACED_EQUALLY: "level on every criterion: placed equally",
-    DRAWING_LOTS: "level on every criterion: drawing of lots",
-    TEAM_CODE: "level on everything: alphabetical order of the team codes",
-}
-
-# How a row's explanation names the criterion: "above Scotland on points difference".
+# How a row's explanation names the criterion: "above Scotland on points difference". In English, for this
+# module's own readers (tests, a shell); what people read is ``league.stored_texts.tie_break_text``, translated.
 _ABOVE_ON = {
     HEAD_TO_HEAD_POINTS: "on table points in the matches between them",
     HEAD_TO_HEAD_POINTS_DIFFERENCE: "on points difference in the matches between them",
@@ -278,7 +262,8 @@ class TieBreak:
 
     @property
     def text(self) -> str:
-        """The decision in words: "above Scotland on points difference", "head-to-head win over Fiji"."""
+        """The decision in English words: "above Scotland on points difference", "head-to-head win over Fiji".
+        Pages, the API and exports show ``league.stored_texts.tie_break_text(decision)``: the reader's language."""
         who = _join(self.names)
         if self.criterion == HEAD_TO_HEAD:
             return f"head-to-head win over {who}"
@@ -328,7 +313,8 @@ class StandingRow:
 
     @property
     def explanation(self) -> str:
-        """The tie-break decisions in words, "; "-separated ("" when none), for a table's footnote or a CSV."""
+        """The tie-break decisions in English words, "; "-separated ("" when none); in the reader's language:
+        ``league.stored_texts.tie_break_explanation(row)``."""
         return "; ".join(decision.text for decision in self.tie_breaks)
 
     def as_dict(self) -> dict:

@@ -34,7 +34,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from league import format_selectors, live_selectors, pages, selectors
+from league import format_selectors, live_selectors, selectors, stored_texts
 from league.cache import (
     ALL,
     FRAGMENT_TIMEOUT,
@@ -317,7 +317,7 @@ def pool_rows(pool: Pool) -> list[dict[str, Any]]:
     for row in selectors.pool_standings(pool):
         data = row.as_dict()
         data.update(name=row.team_name or data["team"], difference=data["points_for"] - data["points_against"],
-                    entry_id=row.entry_id, notes=[pages.tie_break_text(decision) for decision in row.tie_breaks])
+                    entry_id=row.entry_id, notes=[stored_texts.tie_break_text(decision) for decision in row.tie_breaks])
         rows.append(data)
     return rows
 
@@ -347,7 +347,7 @@ def build_all_pools(tournament: Tournament, args: tuple[str, ...]) -> str:
             data = row.as_dict()
             data.update(name=row.team_name or data["team"], entry_id=row.entry_id,
                         difference=data["points_for"] - data["points_against"],
-                        notes=[pages.tie_break_text(decision) for decision in row.tie_breaks])
+                        notes=[stored_texts.tie_break_text(decision) for decision in row.tie_breaks])
             rows.append(data)
         tables.append((pool, rows))
     teams = _badges(r["entry_id"] for _pool, rows in tables for r in rows)

@@ -8,6 +8,7 @@ import json
 from league.management.commands._common import LeagueCommand, tournament_or_error
 from league.selectors import standing_row_data, tournament_standings
 from league.standings import ROW_KEYS
+from league.stored_texts import tie_break_explanation
 from league.text import csv_cell
 
 _TABLE_COLUMNS = [("Pos", "position"), ("Team", "team"), ("P", "played"), ("W", "won"), ("D", "drawn"),
@@ -42,7 +43,7 @@ class Command(LeagueCommand):
                 for row in rows:
                     data = row.as_dict()
                     writer.writerow([csv_cell(value) for value in (pool.name, *(data[key] for key in ROW_KEYS),
-                                                                   row.explanation)])
+                                                                   tie_break_explanation(row))])
         else:
             self.stdout.write(f"{tournament.name}")
             for pool, rows in tables:
