@@ -76,7 +76,8 @@ def test_resigning_a_fixture_gives_the_other_side_a_walkover_through_the_league(
     result = Result.objects.get(fixture=fixture_people)
     assert result.kind == Result.Kind.WALKOVER_HOME and result.source == Result.Source.ONLINE
     assert result.winner_id == fixture_people.home_id and result.stats["resigned"] == "away"
-    assert ResultChange.objects.filter(fixture=fixture_people, reason__contains="resigned").count() == 1
+    change = ResultChange.objects.get(fixture=fixture_people, reason_code="online_resigned")
+    assert change.reason_params == {"match": match.pk, "side": "away"} and change.reason == ""
     event = match.events.get(kind=MatchEvent.Kind.RESIGNED)
     assert (event.seat, event.user, event.ply) == (1, players[1], 1)
     fixture_people.refresh_from_db()
