@@ -16,7 +16,9 @@ each level plays the same seeds against the Non-player. Printed:
 * realism at club level: points and tries per match and the draw rate (club v club), against the bands the
   issues set (Bokx: 40-65 points, 4.5-8 tries); the card game's figures beside the NRL's ~40 points and ~7
   tries, untuned; and for Seasons the self-play figures of issue 20 (seasons ending 0-0, drafts without an
-  exchange) for club and for the frozen pre-issue-20 aware player.
+  exchange) for club, for the frozen pre-issue-20 aware player and for international v international
+  (``--intl-self-play`` matches), with the share of season 1 -- scored at the deal, before any draft -- that
+  ends 0-0: what chance alone gives.
 
 The international player plays the matches with ``--intl-iterations`` playouts per move (default: its
 bulk-simulation budget, so that a full run ends in reasonable time); its strength at the per-move budget is
@@ -44,6 +46,8 @@ from engine.search import SearchPlayer
 
 BANDS = {"bokx": {"points": (40, 65), "tries": (4.5, 8.0)}}
 NRL = {"points": 40, "tries": 7}
+# Each pair of levels, the weaker first; played in this order.
+PAIRINGS = (("club", "international"), ("beginner", "club"), ("beginner", "international"))
 
 
 class Timed(Player):
@@ -186,7 +190,7 @@ def move_budget_times(ruleset: str, moves: int) -> list[float]:
 
 def club_realism(ruleset: str, games: int, make: Callable[[], Player]) -> dict:
     points = tries = draws = 0
-    nil = seasons = drafts = dry = 0
+    nil = seasons = drafts = dry = dealt_nil = 0
     for seed in range(games):
         state = play_match(new_game(ruleset, seed=seed), {0: make(), 1: make()})
         outcome = state.outcome()
@@ -194,9 +198,11 @@ def club_realism(ruleset: str, games: int, make: Callable[[], Player]) -> dict:
         tries += outcome.tries[0] + outcome.tries[1]
         draws += outcome.winner is None
         if ruleset == "seasons":
-            for result in state.results:  # type: ignore[attr-defined]
+            for index, result in enumerate(state.results):  # type: ignore[attr-defined]
                 seasons += 1
                 nil += result["points"] == [0, 0]
+                # Season 1 is scored at the deal, before any draft: the share of 0-0 that chance alone gives.
+                dealt_nil += index == 0 and result["points"] == [0, 0]
             exchanges = None
             for event in state.events:
                 if event.kind == "draft":
@@ -209,7 +215,7 @@ def club_realism(ruleset: str, games: int, make: Callable[[], Player]) -> dict:
                     exchanges = None
     out = {"points": float(points) / games, "tries": tries / games, "draw_rate": draws / games}
     if ruleset == "seasons":
-        out.update(nil=nil / seasons, dry=dry / drafts, seasons=seasons / games)
+        out.update(nil=nil / seasons, dry=dry / drafts, seasons=seasons / games, dealt_nil=dealt_nil / games)
     return out
 
 
@@ -221,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="playouts per move of the international player (default: its simulation budget)")
     parser.add_argument("--move-sample", type=int, default=200,
                         help="decisions timed at the international player's per-move budget (default 200)")
+    parser.add_argument("--intl-self-play", type=int, default=100,
+                        help="Seasons: also N matches of international v international for the self-play figures "
+                             "(default 100; 0 to skip)")
     parser.add_argument("--move-games", type=int, default=0,
                         help="also play N matches of the international player at its per-move budget v club")
     args = parser.parse_args(argv)
@@ -249,13 +258,13 @@ def main(argv: list[str] | None = None) -> int:
             ratings = elo(results, [*LEVELS, "non-player"], "non-player")
         else:
             results = {}
-            for i, a in enumerate(LEVELS):
-                for b in LEVELS[i + 1:]:
-                    r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]))
-                    results[(a, b)] = r
-                    print(f"{a:<14} v {b:<14}: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
-                          f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)})")
-                    sys.stdout.flush()
+            # The pairing the issue's target is about first (its line is printed as soon as it is played).
+            for a, b in PAIRINGS:
+                r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]))
+                results[(a, b)] = r
+                print(f"{a:<14} v {b:<14}: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
+                      f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)})")
+                sys.stdout.flush()
             print("table (score of the row's level v the column's, draws as halves):")
             print(" " * 15 + "".join(f"{b:>15}" for b in LEVELS))
             for a in LEVELS:
@@ -306,10 +315,15 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
             if rs == "seasons":
                 old = club_realism(rs, args.games, OLD_AWARE[rs])
-                for name, figures in (("club", club), ("old aware", old)):
-                    print(f"seasons self-play, {name:<9}: {100 * figures['nil']:.1f}% of seasons end 0-0, "
+                played = [("club", club, args.games), ("old aware", old, args.games)]
+                if args.intl_self_play:
+                    played.append(("international", club_realism(rs, args.intl_self_play, makers["international"]),
+                                   args.intl_self_play))
+                for name, figures, matches in played:
+                    print(f"seasons self-play, {name:<13}: {100 * figures['nil']:.1f}% of seasons end 0-0 "
+                          f"(season 1, scored at the deal: {100 * figures['dealt_nil']:.1f}%), "
                           f"{100 * figures['dry']:.1f}% of drafts see no exchange, {figures['seasons']:.2f} "
-                          f"seasons per match, {100 * figures['draw_rate']:.1f}% of matches drawn")
+                          f"seasons per match, {100 * figures['draw_rate']:.1f}% of matches drawn ({matches} matches)")
         print(f"({time.process_time() - started:.0f} s of CPU for {spec.name})")
         sys.stdout.flush()
     return 0
