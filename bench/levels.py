@@ -85,8 +85,9 @@ def factory(ruleset: str, level: str, intl_iterations: int | None) -> Callable[[
 
 
 def pairing(ruleset: str, games: int, first: Callable[[], Player], second: Callable[[], Player],
-            times: tuple[list[float], list[float]]) -> dict:
-    """``first`` v ``second`` over seeds 0..games-1, ``first`` at home in even seeds."""
+            times: tuple[list[float], list[float]], progress: int = 0) -> dict:
+    """``first`` v ``second`` over seeds 0..games-1, ``first`` at home in even seeds (the running count printed
+    every ``progress`` matches)."""
     wins = draws = 0
     for seed in range(games):
         seat = seed % 2
@@ -94,6 +95,9 @@ def pairing(ruleset: str, games: int, first: Callable[[], Player], second: Calla
         winner = play_match(new_game(ruleset, seed=seed), players).outcome().winner
         wins += winner == seat
         draws += winner is None
+        if progress and (seed + 1) % progress == 0 and seed + 1 < games:
+            # A long run on a busy machine may have to be stopped: what it has played so far is on record.
+            print(f"  ... after {seed + 1}: won {wins} drew {draws} lost {seed + 1 - wins - draws}", flush=True)
     return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games}
 
 
@@ -227,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="playouts per move of the international player (default: its simulation budget)")
     parser.add_argument("--move-sample", type=int, default=200,
                         help="decisions timed at the international player's per-move budget (default 200)")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print each pairing's running count every N matches (default: only at the end)")
     parser.add_argument("--intl-self-play", type=int, default=100,
                         help="Seasons: also N matches of international v international for the self-play figures "
                              "(default 100; 0 to skip)")
@@ -260,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             results = {}
             # The pairing the issue's target is about first (its line is printed as soon as it is played).
             for a, b in PAIRINGS:
-                r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]))
+                r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]), args.progress)
                 results[(a, b)] = r
                 print(f"{a:<14} v {b:<14}: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
                       f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)})")
