@@ -1,6 +1,10 @@
 """Computer levels: each level against each other, ratings, time per move, and realism at club level.
 
     .venv/bin/python bench/levels.py [--games N] [--ruleset ID ...] [--intl-iterations K] [--move-sample M]
+                                     [--move-games G] [--intl-self-play S] [--progress P]
+
+A full run (1,000 matches, every rule set) takes about an hour of one core; on a shared machine run one rule
+set per process under ``nice`` with ``--progress 100``, so that a run that must be stopped leaves its counts.
 
 For every two-player rule set, each pair of levels (beginner, club, international) plays ``--games`` seeded
 matches (seeds 0..N-1, the first level at home in even seeds, away in odd ones). Rugby Champion is solo:
