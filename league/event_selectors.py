@@ -5,6 +5,10 @@ Across divisions a fixture's "sides" are what may not be in two places at once: 
 team entered in two divisions is the same children), the player who plays an entry (a person in the cup and
 the social competition of one evening), and the entry itself. A nation (a shared RWC team row) is not a side
 on its own: France in the cup and France in the social competition are two different people.
+
+A player is known by who they are, not by the name the pages show: a registered player by their registration
+(two players shown as "Sam K." are two people), a signed-in player by their account, and only a player the
+organiser typed in by hand by that typed name (the organiser's own way of saying "the same Sam").
 ``league.services.events`` and ``league.services.schedule`` check and place fixtures with these.
 """
 
@@ -48,7 +52,7 @@ def event_fixtures(event: Event) -> QuerySet[Fixture]:
     """Every fixture of every division, with what the timetable and its messages need."""
     return (Fixture.objects.filter(tournament__division__event=event)
             .select_related("tournament", "pool", "home__team", "away__team", "home__player", "away__player",
-                            "result")
+                            "home__registration", "away__registration", "result")
             .order_by("tournament_id", "round_number", "id"))
 
 
@@ -62,6 +66,11 @@ def entry_sides(entry: Entry) -> set[Hashable]:
         sides.add(("team", entry.team_id))
     if entry.player_id is not None:
         sides.add(("player", entry.player_id))
+    registration = getattr(entry, "registration", None)
+    if registration is not None:
+        # The registration is the person; their shown name ("Sam K.") may be another player's too.
+        sides.add(("registration", registration.pk))
+        return sides
     name = " ".join(entry.player_name.split()).casefold()
     if name:
         sides.add(("name", name))
@@ -123,8 +132,8 @@ def _side_name(subject: Any, fixtures: Iterable[Fixture]) -> str:
             kind = subject[0]
             if kind == "player" and entry.player is not None:
                 return entry.player.get_full_name() or entry.player.get_username()
-            if kind == "name":
-                return entry.player_name
+            if kind in ("name", "registration"):
+                return entry.player_name or entry.team.name
             return entry.team.name
     return str(subject)
 

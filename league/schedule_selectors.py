@@ -64,7 +64,8 @@ def dependencies(fixtures: Sequence[Fixture]) -> dict[int, frozenset[int]]:
 def timetable_fixtures(tournament: Tournament) -> QuerySet[Fixture]:
     """The tournament's fixtures with what the timetable and its messages need, in round order."""
     return (Fixture.objects.filter(tournament=tournament)
-            .select_related("pool", "home__team", "away__team", "result").order_by("round_number", "id"))
+            .select_related("pool", "home__team", "away__team", "home__registration", "away__registration", "result")
+            .order_by("round_number", "id"))
 
 
 def match_length(tournament: Tournament) -> dt.timedelta:

@@ -224,7 +224,7 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
     if event is not None:
         sides, rest = fixture_sides, rest_gap(event)
         busy = event_bookings(_other_divisions(event, tournament))
-        entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("team")}
+        entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("team", "registration")}
 
     def needs(teams: tuple[int, int]) -> frozenset[Hashable]:
         if not entries:

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league import nation_draws
+from league import nation_draws, services
 from league.errors import Conflict, DomainError
+from league.event_selectors import event_fixtures
 from league.models import Entry, NationDraw, Registration, RegistrationChange, Team
 from league.registration_selectors import (
     nations_left,
@@ -222,3 +223,38 @@ def test_too_few_cards_or_unchosen_players_refuse_the_draw_and_store_nothing(eve
     assert "Ben, Cat" in unchosen.value.message_dict["method"][0]
     assert not Entry.objects.filter(tournament=division.tournament).exists()
     assert not NationDraw.objects.exists()
+
+
+# --- the scheduler across divisions knows players by who they are ----------------------------------------------
+
+
+def test_two_players_shown_alike_may_play_at_once_and_one_player_in_two_divisions_may_not(organiser):
+    """Two registered players both shown as "Sam K." are two people: the day may put them on two pitches at
+    the same time. A player the organiser typed into both divisions ("Ann Botha") is one person: never."""
+    event = make_event(organiser, slug="evening", pitches=["Table 1", "Table 2", "Table 3", "Table 4"])
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=True, hide_surnames=True)
+    event.refresh_from_db()
+    cup = event_services.division_create(event=event, name="Cup", user=organiser).division
+    social = event_services.division_create(event=event, name="Social", user=organiser).division
+    sams = {}
+    for division, surname, other, codes in ((cup, "Khumalo", "Ben", ("FRA", "NZL")),
+                                            (social, "Kruger", "Cat", ("IRE", "RSA"))):
+        sam = sign_up(event, "Sam", surname=surname, show_name=True, division=division)
+        sign_up(event, other, surname=surname, show_name=True, division=division)
+        reg_services.registrations_approve_all(event=event, user=organiser)
+        reg_services.nations_draw(event=event, division=division, method="random", cards=nations(*codes),
+                                  user=organiser, seed=3)
+        sams[division.pk] = Registration.objects.get(pk=sam.pk).entry
+        services.entries_add(tournament=division.tournament, teams=["ENG" if division == cup else "ARG"],
+                             user=organiser, player_name="Ann Botha")
+        services.fixtures_generate(tournament=division.tournament, user=organiser)
+    assert {e.player_name for e in sams.values()} == {"Sam K."}
+    event_services.event_schedule(event=event, user=organiser)
+
+    def kickoffs(predicate):
+        return [f.kickoff for f in event_fixtures(event) if predicate(f)]
+
+    sam_times = [set(kickoffs(lambda f, e=entry: e.pk in (f.home_id, f.away_id))) for entry in sams.values()]
+    assert sam_times[0] & sam_times[1], "two different players shown as Sam K. were kept apart as one person"
+    ann = kickoffs(lambda f: "Ann Botha" in (f.home.player_name, f.away.player_name))
+    assert len(ann) == 4 and len(set(ann)) == 4
