@@ -170,6 +170,9 @@ class NationDrawCreateSerializer(serializers.Serializer):
     custom_cards = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list,
                                         max_length=64)
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=2 ** 63 - 1)
+    pools = serializers.ChoiceField(choices=["", *services.POOL_ORDERS], required=False, default="",
+                                    help_text="Then put the division's entries into its pools: \"seeded\" (its "
+                                              "seeded pool draw) or \"draw_order\" (dealt in the order drawn).")
 
 
 def draw_data(draw: NationDraw, event: Event) -> dict:
@@ -326,7 +329,7 @@ class EventDrawViewSet(_EventScoped):
         cards = [t for t in nations if t is not None]
         cards += services.team_cards_create(names=data["custom_cards"], user=request.user)
         draw = services.nations_draw(event=event, division=division, method=data["method"], cards=cards,
-                                     seed=data.get("seed"), user=request.user)
+                                     seed=data.get("seed"), pools=data["pools"], user=request.user)
         draw = NationDraw.objects.select_related("division__tournament").get(pk=draw.pk)
         return Response(NationDrawSerializer(draw_data(draw, event)).data, status=status.HTTP_201_CREATED)
 

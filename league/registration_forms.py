@@ -83,6 +83,10 @@ class RegistrationSettingsForm(forms.Form):
                 "hide_surnames": event.hide_surnames}
 
 
+POOL_CHOICES = [("", _("Not now")), ("seeded", _("By the seeded pool draw")),
+                ("draw_order", _("In the order drawn (first to Pool A, second to Pool B…)"))]
+
+
 class NationDrawForm(forms.Form):
     """Draw the nations (or team cards) of a division for its approved players."""
 
@@ -96,6 +100,8 @@ class NationDrawForm(forms.Form):
                                    required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
     seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2 ** 63 - 1,
                               help_text=_("Empty: a fresh one. Give a seed to replay a draw."))
+    pools = forms.ChoiceField(label=_("Then put the players into the division's pools"), required=False,
+                              choices=POOL_CHOICES, help_text=_("For a division played in pools."))
 
     def __init__(self, *args, event: Event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -108,3 +114,15 @@ class NationDrawForm(forms.Form):
 
     def card_names(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data.get("custom_cards", "").splitlines() if line.strip()]
+
+
+class DivisionPoolsForm(forms.Form):
+    """Put a division's drawn players into its pools (after a draw made without)."""
+
+    division = forms.ModelChoiceField(label=_("Division"), queryset=None, empty_label=None)
+    order = forms.ChoiceField(label=_("How"), choices=POOL_CHOICES[1:])
+
+    def __init__(self, *args, event: Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = event.divisions.select_related("tournament").order_by("order", "id")
+        self.fields["division"].label_from_instance = lambda d: d.tournament.name

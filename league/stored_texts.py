@@ -77,6 +77,7 @@ REGISTRATION_SUMMARIES = {
     "removed": gettext_lazy("%(player)s removed."),
     "drawn": gettext_lazy("%(count)s players drawn in %(division)s (%(method)s)."),
     "drawn_seed": gettext_lazy("%(count)s players drawn in %(division)s (%(method)s, seed %(seed)s)."),
+    "pools_filled": gettext_lazy("The players of %(division)s put into %(count)s pools (%(order)s)."),
 }
 
 # Parameters stored as a code of their own, shown by their label.
@@ -84,6 +85,7 @@ _PARAM_LABELS = {
     "side": {"home": gettext_lazy("home"), "away": gettext_lazy("away")},
     "method": {"choice": gettext_lazy("Players' choice"), "random": gettext_lazy("Random draw"),
                "dice": gettext_lazy("Dice throws")},
+    "order": {"seeded": gettext_lazy("seeded draw"), "draw_order": gettext_lazy("in the order drawn")},
 }
 
 

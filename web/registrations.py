@@ -30,7 +30,7 @@ from league.errors import error_text, form_error
 from league.models import Event, NationDraw, Registration
 from league.permissions import can_edit_event, event_for
 from league.registration_api import REGISTRATION_LIMIT
-from league.registration_forms import NationDrawForm, RegistrationForm, RegistrationSettingsForm
+from league.registration_forms import DivisionPoolsForm, NationDrawForm, RegistrationForm, RegistrationSettingsForm
 from league.services import registrations as services
 
 QR_TIMEOUT = 60 * 60 * 24
@@ -107,7 +107,7 @@ def event_register_card(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the organisers' players page ------------------------------------------------------------------------------
 
-PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw")
+PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw", "pools")
 
 
 def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[str, Any]:
@@ -119,6 +119,7 @@ def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[s
         "add_form": forms.get("add_form") or RegistrationForm(event=event, organiser=True, user=request.user,
                                                               prefix="add"),
         "draw_form": forms.get("draw_form") or NationDrawForm(event=event, prefix="draw"),
+        "pools_form": forms.get("pools_form") or DivisionPoolsForm(event=event, prefix="pools"),
         "draws": selectors.event_draws(event),
         "changes": list(event.registration_changes.select_related("changed_by")[:30]),
         "signup_url": _signup_url(request, event), "action": forms.get("action"),
@@ -143,6 +144,7 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     add_form = RegistrationForm(data if action == "add" else None, event=event, organiser=True, user=request.user,
                                 prefix="add")
     draw_form = NationDrawForm(data if action == "draw" else None, event=event, prefix="draw")
+    pools_form = DivisionPoolsForm(data if action == "pools" else None, event=event, prefix="pools")
     done = None
     try:
         if action == "settings" and settings_form.is_valid():
@@ -160,11 +162,18 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             cards = [*values["nations"], *services.team_cards_create(names=draw_form.card_names(),
                                                                      user=request.user)]
             draw = services.nations_draw(event=event, division=values["division"], method=values["method"],
-                                         cards=cards, seed=values["seed"], user=request.user)
+                                         cards=cards, seed=values["seed"], pools=values["pools"],
+                                         user=request.user)
             messages.success(request, _("The nations are drawn: show the draw on the big screen."))
             return redirect(f"{reverse('league:event_draw', args=[event.slug])}?draw={draw.pk}")
+        elif action == "pools" and pools_form.is_valid():
+            division = pools_form.cleaned_data["division"]
+            drawn = services.division_pools_fill(event=event, division=division,
+                                                 order=pools_form.cleaned_data["order"], user=request.user)
+            done = _("The players of %(division)s are in %(count)s pools: make its fixtures next.") % {
+                "division": division.tournament.name, "count": len(drawn)}
     except ValidationError as exc:
-        form = {"settings": settings_form, "add": add_form, "draw": draw_form}.get(action or "")
+        form = {"settings": settings_form, "add": add_form, "draw": draw_form, "pools": pools_form}.get(action or "")
         if form is not None:
             form_error(form, exc)
         else:
@@ -173,7 +182,8 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, done)
         return redirect("league:event_players", slug=event.slug)
     return render(request, "web/event_players.html", _players_context(
-        request, event, settings_form=settings_form, add_form=add_form, draw_form=draw_form, action=action))
+        request, event, settings_form=settings_form, add_form=add_form, draw_form=draw_form, pools_form=pools_form,
+        action=action))
 
 
 def _registration(event: Event, pk: int) -> Registration:

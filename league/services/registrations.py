@@ -22,13 +22,15 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
-from league import nation_draws
+from league import draws, nation_draws
 from league.draws import new_draw_seed
 from league.errors import Conflict, DomainError, NotFound
-from league.models import Division, Event, NationDraw, Registration, RegistrationChange, Team
+from league.formats import format_of
+from league.models import Division, Entry, Event, Fixture, NationDraw, Registration, RegistrationChange, Team
 from league.registration_selectors import HOLDING, drawn_cards, entry_player_name
 from league.selectors import teams_for
 from league.services.events import event_changed
+from league.services.setup import pools_draw
 from league.services.teams import entries_add, entry_delete, entry_update, teams_from_rows
 from league.stored_texts import Coded
 from league.text import clean_text
@@ -40,6 +42,11 @@ SETTINGS_FIELDS = ("registration_open", "registration_cap", "hide_surnames")
 MAX_REGISTRATIONS = 1000
 MAX_CAP = 500
 MAX_CARDS = 64
+# How a division's drawn entries go into its pools: its usual seeded pool draw, or dealt in the order drawn
+# (the first drawn to Pool A, the second to Pool B...).
+POOLS_SEEDED = "seeded"
+POOLS_DRAW_ORDER = "draw_order"
+POOL_ORDERS = (POOLS_SEEDED, POOLS_DRAW_ORDER)
 
 
 def _record(event: Event, action: str, summary: Coded, *, registration: Registration | None = None,
@@ -323,11 +330,12 @@ def team_cards_create(*, names: Sequence[str], user: Any = None) -> list[Team]:
 
 
 def nations_draw(*, event: Event, division: Division, method: str, cards: Sequence[Team], user: Any = None,
-                 seed: int | None = None) -> NationDraw:
+                 seed: int | None = None, pools: str = "") -> NationDraw:
     """Give the division's approved players who have no nation yet a card each (``league.nation_draws``): the
     players' choice, a random draw or dice throws, from ``cards`` (nations or team cards, best first). Each
     drawn player gets an ``Entry`` in the division (player name: their public name). The draw is kept with its
-    seed (a fresh one unless given) and outcome, in the order the big screen reveals it."""
+    seed (a fresh one unless given) and outcome, in the order the big screen reveals it. ``pools`` (one of
+    ``POOL_ORDERS``): the division's entries then go into its pools in the same step (``division_pools_fill``)."""
     if method not in nation_draws.METHODS:
         raise DomainError({"method": [_("Choose the players' choice, a random draw or dice throws.")]})
     if division.event_id != event.pk:
@@ -383,6 +391,63 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
         params = {"count": len(picks), "division": tournament.name, "method": str(draw.method)}
         _record(locked, RegistrationChange.Action.DRAWN, Coded("drawn", params) if seed is None
                 else Coded("drawn_seed", {**params, "seed": seed}), user=user)
+        if pools:
+            division_pools_fill(event=locked, division=division, order=pools, user=user)
         event_changed(locked)
     return draw
+
+
+def _draw_order(division: Division) -> list[int]:
+    """The division's entries in the order its nation draws gave them (earlier draws first), then the others by
+    seed."""
+    order: list[int] = []
+    by_registration = dict(Registration.objects.filter(division=division, entry__isnull=False)
+                           .values_list("pk", "entry_id"))
+    for draw in NationDraw.objects.filter(division=division).order_by("made_at", "id"):
+        order += [by_registration[row["registration"]] for row in draw.outcome
+                  if by_registration.get(row.get("registration")) is not None]
+    seen = set(order)
+    others = Entry.objects.filter(tournament_id=division.tournament_id).exclude(pk__in=seen)
+    return [*dict.fromkeys(order), *others.order_by("seed", "id").values_list("pk", flat=True)]
+
+
+def division_pools_fill(*, event: Event, division: Division, order: str = POOLS_SEEDED, user: Any = None,
+                        seed: int | None = None) -> dict[str, list[str]]:
+    """Put the division's entries (the players the nation draws gave nations, and any others) into the division's
+    pools: by its usual seeded pool draw (``order`` "seeded", with ``seed``) or dealt in the order drawn ("draw_order":
+    the first drawn to Pool A, the second to Pool B...). The entries are not touched otherwise, so doing it again
+    re-draws the pools and never enters anyone twice. Refused once the division has fixtures (clear them first),
+    and for a division whose format has no pools. Returns {pool name: [team codes]}."""
+    if order not in POOL_ORDERS:
+        raise DomainError({"pools": [_("Put the players into pools by the seeded draw or in the order drawn.")]})
+    if division.event_id != event.pk:
+        raise NotFound(_("No such division in this event."))
+    tournament = division.tournament
+    fmt = format_of(tournament)
+    if not fmt.needs_draw:
+        raise DomainError({"pools": [_("%(division)s has no pools: its players are its entries already. Make its "
+                                       "fixtures next.") % {"division": tournament.name}]})
+    with transaction.atomic():
+        locked = _lock(event)
+        if Fixture.objects.filter(tournament=tournament).exists():
+            raise Conflict(_("%(division)s has fixtures already: clear them on its fixtures page before putting "
+                             "the players into pools again.") % {"division": tournament.name}, reason="has_fixtures")
+        entries = _draw_order(division)
+        if len(entries) < 2:
+            raise DomainError({"pools": [_("%(division)s has fewer than two players with a nation: draw the "
+                                           "nations first.") % {"division": tournament.name}]})
+        count = min(fmt.pool_count(tournament), len(entries) // 2)
+        names = draws.pool_names(max(1, count))
+        if order == POOLS_DRAW_ORDER:
+            codes = dict(Entry.objects.filter(pk__in=entries).values_list("pk", "team__code"))
+            assignment = {codes[pk]: names[i % len(names)] for i, pk in enumerate(entries)}
+            drawn = pools_draw(tournament=tournament, method=draws.MANUAL, pools=names, assignment=assignment,
+                               generate_fixtures=False, user=user)
+        else:
+            drawn = pools_draw(tournament=tournament, method=draws.SEEDED, pools=names, seed=seed,
+                               generate_fixtures=False, user=user)
+        _record(locked, RegistrationChange.Action.DRAWN, Coded("pools_filled", {
+            "division": tournament.name, "count": len(names), "order": order}), user=user)
+        event_changed(locked)
+    return drawn
 

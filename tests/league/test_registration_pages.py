@@ -189,6 +189,32 @@ def test_organiser_draws_the_nations_and_the_big_screen_reveals_them(signed_in, 
     assert client.get("/e/evening/draw/?draw=999999").status_code == 404
 
 
+def test_organiser_puts_the_drawn_players_into_pools_from_the_players_page(signed_in, organiser):
+    event = make_event(organiser, slug="pooled")
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=True)
+    cup = event_services.division_create(event=event, name="Cup", user=organiser,
+                                         format="pools_knockout")
+    for i in range(8):
+        reg_services.registration_create(event=event, first_name=f"P{i}", surname="Smith")
+    reg_services.registrations_approve_all(event=event, user=organiser)
+    nations = Team.objects.filter(is_nation=True).order_by("world_ranking")[:8]
+    page = signed_in.post("/e/pooled/players/", {
+        "action": "draw", "draw-division": cup.division.pk, "draw-method": "random",
+        "draw-nations": [t.pk for t in nations], "draw-pools": "draw_order"})
+    assert page.status_code == 302
+    assert not Entry.objects.filter(tournament=cup, pool__isnull=True).exists()
+    assert sorted(cup.pools.values_list("name", flat=True)) == ["A", "B"]
+    html = signed_in.get("/e/pooled/players/").content.decode()
+    assert 'id="division-pools"' in html
+    page = signed_in.post("/e/pooled/players/", {"action": "pools", "pools-division": cup.division.pk,
+                                                  "pools-order": "seeded"})
+    assert page.status_code == 302 and Entry.objects.filter(tournament=cup).count() == 8
+    fixtures_generate_round_robin(tournament=cup)
+    page = signed_in.post("/e/pooled/players/", {"action": "pools", "pools-division": cup.division.pk,
+                                                  "pools-order": "seeded"})
+    assert page.status_code == 200 and "has fixtures already" in page.content.decode()
+
+
 def test_pages_run_a_fixed_number_of_queries(signed_in, evening, client, django_assert_max_num_queries):
     event, tournament = evening
     reg_services.registration_settings_save(event=event, registration_cap=None)

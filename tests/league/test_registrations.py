@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from league import nation_draws, services
 from league.errors import Conflict, DomainError
 from league.event_selectors import event_fixtures
-from league.models import Entry, NationDraw, Registration, RegistrationChange, Team
+from league.models import Entry, NationDraw, Registration, RegistrationChange, Team, Tournament
 from league.registration_selectors import (
     nations_left,
     public_name,
@@ -258,3 +258,56 @@ def test_two_players_shown_alike_may_play_at_once_and_one_player_in_two_division
     assert sam_times[0] & sam_times[1], "two different players shown as Sam K. were kept apart as one person"
     ann = kickoffs(lambda f: "Ann Botha" in (f.home.player_name, f.away.player_name))
     assert len(ann) == 4 and len(set(ann)) == 4
+
+
+# --- drawn players into the division's pools -------------------------------------------------------------------
+
+
+@pytest.fixture
+def pooled_evening(organiser):
+    """An evening with a pools-then-knockout division and 8 approved players waiting for a nation."""
+    event = make_event(organiser, slug="pooled")
+    cup = event_services.division_create(event=event, name="Cup", user=organiser,
+                                         format=Tournament.Format.POOLS_KNOCKOUT).division
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=True)
+    for i in range(8):
+        sign_up(event, f"P{i}")
+    reg_services.registrations_approve_all(event=event, user=organiser)
+    return event, cup
+
+
+EIGHT = ("NZL", "RSA", "IRE", "FRA", "ENG", "ARG", "WAL", "FIJ")
+
+
+def test_a_draw_puts_its_players_into_pools_in_the_order_drawn_in_one_step(pooled_evening, organiser):
+    event, cup = pooled_evening
+    draw = reg_services.nations_draw(event=event, division=cup, method="random", cards=nations(*EIGHT),
+                                     user=organiser, seed=11, pools="draw_order")
+    drawn = [Team.objects.get(pk=row["team"]).code for row in draw.outcome]
+    pools = {e.team.code: e.pool.name for e in Entry.objects.filter(tournament=cup.tournament).select_related(
+        "team", "pool")}
+    assert pools == {code: "AB"[i % 2] for i, code in enumerate(drawn)}
+    change = RegistrationChange.objects.get(event=event, summary_code="pools_filled")
+    assert change.summary_params == {"division": "Cup", "count": 2, "order": "draw_order"}
+
+
+def test_pools_by_the_seeded_draw_again_enter_nobody_twice_and_fixtures_refuse(pooled_evening, organiser):
+    event, cup = pooled_evening
+    reg_services.nations_draw(event=event, division=cup, method="dice", cards=nations(*EIGHT), user=organiser)
+    tournament = cup.tournament
+    first = reg_services.division_pools_fill(event=event, division=cup, user=organiser, seed=5)
+    again = reg_services.division_pools_fill(event=event, division=cup, user=organiser, seed=5)
+    assert first == again and sorted(len(codes) for codes in first.values()) == [4, 4]
+    # The seeded draw: one of each band of seeds (the order drawn) in each pool.
+    seeds = dict(Entry.objects.filter(tournament=tournament).values_list("team__code", "seed"))
+    assert all(sorted((seeds[c] - 1) // 2 for c in codes) == [0, 1, 2, 3] for codes in first.values())
+    assert Entry.objects.filter(tournament=tournament).count() == 8
+    assert Entry.objects.filter(tournament=tournament, pool__isnull=True).count() == 0
+    services.fixtures_generate(tournament=tournament, user=organiser)
+    with pytest.raises(Conflict) as refused:
+        reg_services.division_pools_fill(event=event, division=cup, user=organiser, order="draw_order")
+    assert refused.value.reason == "has_fixtures" and "clear them" in refused.value.text
+    league = event_services.division_create(event=event, name="Social", user=organiser).division
+    with pytest.raises(DomainError) as no_pools:
+        reg_services.division_pools_fill(event=event, division=league, user=organiser)
+    assert "pools" in no_pools.value.message_dict
