@@ -156,6 +156,7 @@ class NationDrawSerializer(serializers.Serializer):
     division = serializers.SlugField()
     method = serializers.ChoiceField(choices=NationDraw.Method.choices)
     seed = serializers.IntegerField(allow_null=True)
+    picking = serializers.BooleanField(help_text=_("A dice draw still being picked in turn: its cards so far."))
     made_at = serializers.DateTimeField()
     cards = DrawCardSerializer(many=True)
 
@@ -170,14 +171,24 @@ class NationDrawCreateSerializer(serializers.Serializer):
     custom_cards = serializers.ListField(child=serializers.CharField(max_length=80), required=False, default=list,
                                         max_length=64)
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=2 ** 63 - 1)
+    live = serializers.BooleanField(required=False, default=False,
+                                    help_text="Dice throws only: the throws give the order, then each player picks "
+                                              "in turn (POST draws/{id}/pick/).")
     pools = serializers.ChoiceField(choices=["", *services.POOL_ORDERS], required=False, default="",
                                     help_text="Then put the division's entries into its pools: \"seeded\" (its "
                                               "seeded pool draw) or \"draw_order\" (dealt in the order drawn).")
 
 
+class NationPickSerializer(serializers.Serializer):
+    """The card (a team's code) the player whose turn it is picks."""
+
+    team = serializers.CharField(max_length=5)
+
+
 def draw_data(draw: NationDraw, event: Event) -> dict:
     return {"id": draw.pk, "division": draw.division.tournament.slug, "method": draw.method, "seed": draw.seed,
-            "made_at": draw.made_at, "cards": selectors.draw_reveal(draw, event)}
+            "made_at": draw.made_at, "cards": selectors.draw_reveal(draw, event),
+            "picking": selectors.next_turn(draw) is not None}
 
 
 # --- views --------------------------------------------------------------------------------------------------------
@@ -329,7 +340,23 @@ class EventDrawViewSet(_EventScoped):
         cards = [t for t in nations if t is not None]
         cards += services.team_cards_create(names=data["custom_cards"], user=request.user)
         draw = services.nations_draw(event=event, division=division, method=data["method"], cards=cards,
-                                     seed=data.get("seed"), pools=data["pools"], user=request.user)
+                                     seed=data.get("seed"), pools=data["pools"], live=data["live"],
+                                     user=request.user)
         draw = NationDraw.objects.select_related("division__tournament").get(pk=draw.pk)
         return Response(NationDrawSerializer(draw_data(draw, event)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=NationPickSerializer, responses=NationDrawSerializer,
+                   summary="Record the pick of the player whose turn it is in a dice draw picked in turn (organisers)")
+    @action(detail=True, methods=["post"])
+    def pick(self, request, slug=None, pk=None):
+        event = self._event(edit=True)
+        serializer = NationPickSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        draw = NationDraw.objects.select_related("division__tournament", "event").filter(
+            pk=int(pk), event=event).first()
+        if draw is None:
+            raise NotFound(_("No such draw."))
+        services.nation_pick(draw=draw, team=_team(serializer.validated_data["team"], "team"), user=request.user)
+        draw = NationDraw.objects.select_related("division__tournament").get(pk=draw.pk)
+        return Response(NationDrawSerializer(draw_data(draw, event)).data)
 

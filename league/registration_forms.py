@@ -83,6 +83,8 @@ class RegistrationSettingsForm(forms.Form):
                 "hide_surnames": event.hide_surnames}
 
 
+# The dice draw whose players then pick in turn: a choice of the form, a ``live`` dice draw for the service.
+DICE_LIVE = "dice_live"
 POOL_CHOICES = [("", _("Not now")), ("seeded", _("By the seeded pool draw")),
                 ("draw_order", _("In the order drawn (first to Pool A, second to Pool B…)"))]
 
@@ -92,7 +94,9 @@ class NationDrawForm(forms.Form):
 
     division = forms.ModelChoiceField(label=_("Division"), queryset=None, empty_label=None)
     method = forms.ChoiceField(label=_("Draw by"), choices=[
-        (nation_draws.RANDOM, _("Random draw")), (nation_draws.DICE, _("Dice throws (highest picks first)")),
+        (nation_draws.RANDOM, _("Random draw")),
+        (DICE_LIVE, _("Dice throws, then each player picks in turn (live)")),
+        (nation_draws.DICE, _("Dice throws (highest gets their wish first, the rest dealt at once)")),
         (nation_draws.CHOICE, _("Players' choice (first come)"))])
     nations = forms.ModelMultipleChoiceField(label=_("Nations in the draw"), queryset=None, required=False,
                                              widget=forms.CheckboxSelectMultiple)
@@ -112,6 +116,11 @@ class NationDrawForm(forms.Form):
         self.fields["nations"].label_from_instance = lambda team: team.name
         self.initial.setdefault("nations", list(nations))
 
+    def method_and_live(self) -> tuple[str, bool]:
+        """The draw's method and whether its players pick in turn (the dice draw picked live)."""
+        method = self.cleaned_data["method"]
+        return (nation_draws.DICE, True) if method == DICE_LIVE else (method, False)
+
     def card_names(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data.get("custom_cards", "").splitlines() if line.strip()]
 
@@ -126,3 +135,17 @@ class DivisionPoolsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["division"].queryset = event.divisions.select_related("tournament").order_by("order", "id")
         self.fields["division"].label_from_instance = lambda d: d.tournament.name
+
+
+class NationPickForm(forms.Form):
+    """The card the player whose turn it is picks in a dice draw picked in turn (what is left of the draw)."""
+
+    draw = forms.IntegerField(widget=forms.HiddenInput)
+    team = forms.ModelChoiceField(label=_("Picks"), queryset=Team.objects.none(), empty_label=None)
+
+    def __init__(self, *args, left: list[Team], wish: Team | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = Team.objects.filter(pk__in=[t.pk for t in left])
+        self.fields["team"].choices = [(t.pk, t.name) for t in left]
+        if wish is not None and wish in left:
+            self.initial.setdefault("team", wish.pk)

@@ -115,6 +115,56 @@ def draw_reveal(draw: NationDraw, event: Event) -> list[dict[str, Any]]:
     return cards
 
 
+# --- a dice draw picked live: the throws give the order, then each player in turn picks what is left ----------
+
+
+def next_turn(draw: NationDraw) -> int | None:
+    """The index in ``draw.outcome`` of the player whose turn it is to pick; None: everyone has picked (or the
+    draw was dealt at once)."""
+    for index, row in enumerate(draw.outcome):
+        if row.get("team") is None and not row.get("skipped"):
+            return index
+    return None
+
+
+def draws_in_progress(event: Event, division: Division | None = None) -> list[NationDraw]:
+    """The event's (or one division's) dice draws still being picked, oldest first."""
+    draws = NationDraw.objects.filter(event=event, method=NationDraw.Method.DICE).select_related(
+        "division__tournament").order_by("made_at", "id")
+    if division is not None:
+        draws = draws.filter(division=division)
+    return [d for d in draws if next_turn(d) is not None]
+
+
+def draw_turns(draw: NationDraw, event: Event) -> list[dict[str, Any]]:
+    """Every player of a draw in the order of their turn (the dice order), with their public name, throws and
+    the card picked (None: not yet), ``state`` "picked", "now", "waiting" or "skipped" (removed before their
+    turn), and the card they asked for. Two queries whatever the size of the draw."""
+    regs = Registration.objects.in_bulk([row["registration"] for row in draw.outcome])
+    teams = Team.objects.in_bulk([row["team"] for row in draw.outcome if row.get("team")]
+                                 + [r.choice_id for r in regs.values() if r.choice_id])
+    turn = next_turn(draw)
+    rows = []
+    for index, row in enumerate(draw.outcome):
+        reg, team = regs.get(row["registration"]), teams.get(row.get("team") or 0)
+        state = ("picked" if team is not None else "skipped" if row.get("skipped")
+                 else "now" if index == turn else "waiting")
+        throws = [list(t) for t in row.get("throws", [])]
+        rows.append({"registration": reg, "team": team, "state": state, "throws": throws,
+                     "totals": [sum(t) for t in throws], "turn": index + 1,
+                     "wish": teams.get(reg.choice_id) if reg is not None and reg.choice_id else None,
+                     "name": (public_name(reg, event, nation=team.name if team else "") if reg is not None
+                              else team.name if team else "")})
+    return rows
+
+
+def cards_left(draw: NationDraw) -> list[Team]:
+    """The cards of a draw still free to pick in its division, in the order offered (best-ranked first)."""
+    taken = drawn_cards(draw.division)
+    teams = Team.objects.in_bulk([pk for pk in draw.cards if pk not in taken])
+    return [teams[pk] for pk in draw.cards if pk in teams]
+
+
 def division_choices(event: Event) -> list[Division]:
     """The divisions a player may ask for, in order."""
     return list(event.divisions.select_related("tournament").order_by("order", "id"))

@@ -78,6 +78,9 @@ REGISTRATION_SUMMARIES = {
     "drawn": gettext_lazy("%(count)s players drawn in %(division)s (%(method)s)."),
     "drawn_seed": gettext_lazy("%(count)s players drawn in %(division)s (%(method)s, seed %(seed)s)."),
     "pools_filled": gettext_lazy("The players of %(division)s put into %(count)s pools (%(order)s)."),
+    "dice_thrown": gettext_lazy("%(count)s players threw the dice in %(division)s (seed %(seed)s); they pick in "
+                                "turn."),
+    "picked": gettext_lazy("%(player)s picked %(team)s in %(division)s (turn %(turn)s of %(count)s)."),
 }
 
 # Parameters stored as a code of their own, shown by their label.

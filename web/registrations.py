@@ -30,7 +30,13 @@ from league.errors import error_text, form_error
 from league.models import Event, NationDraw, Registration
 from league.permissions import can_edit_event, event_for
 from league.registration_api import REGISTRATION_LIMIT
-from league.registration_forms import DivisionPoolsForm, NationDrawForm, RegistrationForm, RegistrationSettingsForm
+from league.registration_forms import (
+    DivisionPoolsForm,
+    NationDrawForm,
+    NationPickForm,
+    RegistrationForm,
+    RegistrationSettingsForm,
+)
 from league.services import registrations as services
 
 QR_TIMEOUT = 60 * 60 * 24
@@ -107,7 +113,21 @@ def event_register_card(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the organisers' players page ------------------------------------------------------------------------------
 
-PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw", "pools")
+PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw", "pools", "pick")
+
+
+def live_draws(event: Event, posted: NationPickForm | None = None) -> list[dict[str, Any]]:
+    """The dice draws still being picked in turn, each with its turns, whose turn it is and the pick form."""
+    found = []
+    for draw in selectors.draws_in_progress(event):
+        turns = selectors.draw_turns(draw, event)
+        now = next((t for t in turns if t["state"] == "now"), None)
+        form = posted if posted is not None and posted.data.get("pick-draw") == str(draw.pk) else NationPickForm(
+            left=selectors.cards_left(draw), wish=now["wish"] if now else None, prefix="pick",
+            initial={"draw": draw.pk})
+        found.append({"draw": draw, "turns": turns, "now": now, "form": form})
+    return found
+
 
 
 def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[str, Any]:
@@ -121,6 +141,7 @@ def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[s
         "draw_form": forms.get("draw_form") or NationDrawForm(event=event, prefix="draw"),
         "pools_form": forms.get("pools_form") or DivisionPoolsForm(event=event, prefix="pools"),
         "draws": selectors.event_draws(event),
+        "live_draws": live_draws(event, forms.get("pick_form")),
         "changes": list(event.registration_changes.select_related("changed_by")[:30]),
         "signup_url": _signup_url(request, event), "action": forms.get("action"),
         "waiting": {r.pk: i for i, r in enumerate(
@@ -145,6 +166,10 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
                                 prefix="add")
     draw_form = NationDrawForm(data if action == "draw" else None, event=event, prefix="draw")
     pools_form = DivisionPoolsForm(data if action == "pools" else None, event=event, prefix="pools")
+    pick_form = None
+    if action == "pick":
+        draw = _live_draw(event, request.POST.get("pick-draw", ""))
+        pick_form = NationPickForm(data, left=selectors.cards_left(draw), prefix="pick")
     done = None
     try:
         if action == "settings" and settings_form.is_valid():
@@ -161,9 +186,14 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             values = draw_form.cleaned_data
             cards = [*values["nations"], *services.team_cards_create(names=draw_form.card_names(),
                                                                      user=request.user)]
-            draw = services.nations_draw(event=event, division=values["division"], method=values["method"],
-                                         cards=cards, seed=values["seed"], pools=values["pools"],
+            method, live = draw_form.method_and_live()
+            draw = services.nations_draw(event=event, division=values["division"], method=method,
+                                         cards=cards, seed=values["seed"], pools=values["pools"], live=live,
                                          user=request.user)
+            if live:
+                messages.success(request, _("The dice are thrown: each player now picks in turn, highest first. "
+                                            "Show the big screen."))
+                return redirect(f"{reverse('league:event_players', args=[event.slug])}#live-draw")
             messages.success(request, _("The nations are drawn: show the draw on the big screen."))
             return redirect(f"{reverse('league:event_draw', args=[event.slug])}?draw={draw.pk}")
         elif action == "pools" and pools_form.is_valid():
@@ -172,8 +202,14 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
                                                  order=pools_form.cleaned_data["order"], user=request.user)
             done = _("The players of %(division)s are in %(count)s pools: make its fixtures next.") % {
                 "division": division.tournament.name, "count": len(drawn)}
+        elif action == "pick" and pick_form is not None and pick_form.is_valid():
+            team = pick_form.cleaned_data["team"]
+            services.nation_pick(draw=draw, team=team, user=request.user)
+            messages.success(request, _("%(team)s picked.") % {"team": team.name})
+            return redirect(f"{reverse('league:event_players', args=[event.slug])}#live-draw")
     except ValidationError as exc:
-        form = {"settings": settings_form, "add": add_form, "draw": draw_form, "pools": pools_form}.get(action or "")
+        form = {"settings": settings_form, "add": add_form, "draw": draw_form, "pools": pools_form,
+                "pick": pick_form}.get(action or "")
         if form is not None:
             form_error(form, exc)
         else:
@@ -183,7 +219,15 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("league:event_players", slug=event.slug)
     return render(request, "web/event_players.html", _players_context(
         request, event, settings_form=settings_form, add_form=add_form, draw_form=draw_form, pools_form=pools_form,
-        action=action))
+        pick_form=pick_form, action=action))
+
+
+def _live_draw(event: Event, pk: str) -> NationDraw:
+    found = NationDraw.objects.select_related("division__tournament", "event").filter(
+        event=event, pk=int(pk) if pk.isascii() and pk.isdigit() and len(pk) < 12 else 0).first()
+    if found is None:
+        raise Http404(_("No such draw."))
+    return found
 
 
 def _registration(event: Event, pk: int) -> Registration:
@@ -265,7 +309,11 @@ def event_draw(request: HttpRequest, slug: str) -> HttpResponse:
         else draws.first()
     if asked and draw is None:
         raise Http404(_("No such draw."))
+    # A dice draw picked in turn is shown turn by turn (and the page follows the picks as they are made).
+    picking = draw is not None and selectors.next_turn(draw) is not None
+    turns = selectors.draw_turns(draw, event) if picking else []
     return render(request, "web/event_draw.html", {
-        "event": event, "draw": draw, "cards": selectors.draw_reveal(draw, event) if draw else [],
+        "event": event, "draw": draw, "turns": turns, "picking": picking,
+        "cards": selectors.draw_reveal(draw, event) if draw and not turns else [],
         "seconds": CARD_SECONDS, "can_edit": can_edit_event(request.user, event),
         "signup_url": _signup_url(request, event)})

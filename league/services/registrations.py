@@ -27,7 +27,7 @@ from league.draws import new_draw_seed
 from league.errors import Conflict, DomainError, NotFound
 from league.formats import format_of
 from league.models import Division, Entry, Event, Fixture, NationDraw, Registration, RegistrationChange, Team
-from league.registration_selectors import HOLDING, drawn_cards, entry_player_name
+from league.registration_selectors import HOLDING, drawn_cards, draws_in_progress, entry_player_name, next_turn
 from league.selectors import teams_for
 from league.services.events import event_changed
 from league.services.setup import pools_draw
@@ -311,6 +311,11 @@ def registration_remove(*, registration: Registration, user: Any = None) -> Regi
             reg.entry = None
         reg.status = Registration.Status.REMOVED
         reg.save(update_fields=["status", "entry"])
+        for draw in draws_in_progress(event):  # a player removed before their turn to pick is passed over
+            for row in draw.outcome:
+                if row["registration"] == reg.pk and row.get("team") is None:
+                    row["skipped"] = True
+                    draw.save(update_fields=["outcome"])
         _record(event, RegistrationChange.Action.REMOVED, Coded("removed", {"player": _label(reg)}),
                 registration=reg, user=user)
         _move_up(event, user, removed=reg)
@@ -330,14 +335,22 @@ def team_cards_create(*, names: Sequence[str], user: Any = None) -> list[Team]:
 
 
 def nations_draw(*, event: Event, division: Division, method: str, cards: Sequence[Team], user: Any = None,
-                 seed: int | None = None, pools: str = "") -> NationDraw:
+                 seed: int | None = None, pools: str = "", live: bool = False) -> NationDraw:
     """Give the division's approved players who have no nation yet a card each (``league.nation_draws``): the
     players' choice, a random draw or dice throws, from ``cards`` (nations or team cards, best first). Each
     drawn player gets an ``Entry`` in the division (player name: their public name). The draw is kept with its
     seed (a fresh one unless given) and outcome, in the order the big screen reveals it. ``pools`` (one of
-    ``POOL_ORDERS``): the division's entries then go into its pools in the same step (``division_pools_fill``)."""
+    ``POOL_ORDERS``): the division's entries then go into its pools in the same step (``division_pools_fill``).
+
+    ``live`` (dice throws only): the throws decide the order and nothing more; each player then picks a card in
+    turn from what is left (``nation_pick``), as it happens on the big screen. The draw is kept from the start
+    with the order and the throws; each pick fills it in."""
     if method not in nation_draws.METHODS:
         raise DomainError({"method": [_("Choose the players' choice, a random draw or dice throws.")]})
+    if live and method != nation_draws.DICE:
+        raise DomainError({"method": [_("Only a dice draw can be picked in turn.")]})
+    if live and pools:
+        raise DomainError({"pools": [_("Put the players into pools once everyone has picked.")]})
     if division.event_id != event.pk:
         raise NotFound(_("No such division in this event."))
     if seed is not None and (isinstance(seed, bool) or not 0 <= seed < 2 ** 63):
@@ -349,11 +362,17 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
     with transaction.atomic():
         locked = _lock(event)
         tournament = division.tournament
+        picking = draws_in_progress(locked)
+        if any(d.division_id == division.pk for d in picking):
+            raise Conflict(_("The players of %(division)s are still picking in turn: finish that draw first.")
+                           % {"division": tournament.name}, reason="draw_in_progress")
+        # Players still waiting for their turn in another division's draw are that draw's.
+        busy = [row["registration"] for d in picking for row in d.outcome]
         # The players who asked for this division, and those who asked for none.
         players = list(Registration.objects.select_for_update(of=("self",))
                        .filter(Q(division__isnull=True) | Q(division=division), event=locked,
                                status=Registration.Status.APPROVED, entry__isnull=True)
-                       .order_by("created_at", "id"))
+                       .exclude(pk__in=busy).order_by("created_at", "id"))
         if not players:
             raise DomainError(_("No approved player of %(division)s is waiting for a nation: approve players "
                                 "first.") % {"division": tournament.name})
@@ -366,6 +385,8 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
             raise DomainError({"cards": [_("%(players)s players but %(cards)s cards left to give: add nations or "
                                            "team cards.") % {"players": len(players), "cards": len(offered)}]})
         by_id = {r.pk: r for r in players}
+        if live:
+            return _live_draw(locked, division, players, offered, seed, user)
         wishes: dict[Hashable, Hashable] = {r.pk: r.choice_id for r in players if r.choice_id is not None}
         try:
             picks = nation_draws.draw(method, [r.pk for r in players], [c.pk for c in offered], wishes, seed=seed)
@@ -394,6 +415,55 @@ def nations_draw(*, event: Event, division: Division, method: str, cards: Sequen
         if pools:
             division_pools_fill(event=locked, division=division, order=pools, user=user)
         event_changed(locked)
+    return draw
+
+
+def _live_draw(event: Event, division: Division, players: list[Registration], offered: list[Team], seed: Any,
+               user: Any) -> NationDraw:
+    """A dice draw whose players pick in turn: the throws and the order stored, no card given yet."""
+    order, throws = nation_draws.dice_order([r.pk for r in players], seed=seed)
+    draw = NationDraw.objects.create(
+        event=event, division=division, method=NationDraw.Method.DICE, seed=seed, cards=[c.pk for c in offered],
+        outcome=[{"registration": p, "team": None, "throws": throws[p]} for p in order],
+        made_by=user if getattr(user, "is_authenticated", False) else None)
+    _record(event, RegistrationChange.Action.DRAWN, Coded("dice_thrown", {
+        "count": len(order), "division": division.tournament.name, "seed": seed}), user=user)
+    event_changed(event)
+    return draw
+
+
+def nation_pick(*, draw: NationDraw, team: Team, user: Any = None) -> NationDraw:
+    """The player whose turn it is in a dice draw picked in turn takes ``team`` (a card of the draw still free in
+    the division): their entry is made, the pick stored in the draw and recorded. A player removed before their
+    turn is skipped. Refused when everyone has picked or the card is not free."""
+    with transaction.atomic():
+        event = _lock(draw.event)
+        locked = NationDraw.objects.select_for_update().select_related("division__tournament").get(pk=draw.pk)
+        tournament = locked.division.tournament
+        reg: Registration | None = None
+        while (turn := next_turn(locked)) is not None:
+            row = locked.outcome[turn]
+            reg = Registration.objects.select_for_update().filter(pk=row["registration"]).first()
+            if reg is not None and reg.status == Registration.Status.APPROVED and reg.entry_id is None:
+                break
+            row["skipped"] = True
+        if turn is None or reg is None:
+            locked.save(update_fields=["outcome"])
+            raise Conflict(_("Everyone in this draw has picked."), reason="draw_finished")
+        if team.pk not in locked.cards or team.pk in drawn_cards(locked.division):
+            raise DomainError({"team": [_("%(team)s is not free in %(division)s: pick another.")
+                                        % {"team": team.name, "division": tournament.name}]})
+        entry = entries_add(tournament=tournament, teams=[team], user=user,
+                            player_name=entry_player_name(reg, event))[0]
+        reg.entry, reg.division = entry, locked.division
+        reg.save(update_fields=["entry", "division"])
+        row["team"] = team.pk
+        locked.save(update_fields=["outcome"])
+        _record(event, RegistrationChange.Action.DRAWN, Coded("picked", {
+            "player": _label(reg), "team": team.name, "division": tournament.name, "turn": turn + 1,
+            "count": len(locked.outcome)}), registration=reg, user=user)
+        event_changed(event)
+    draw.outcome = locked.outcome
     return draw
 
 

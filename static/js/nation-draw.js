@@ -1,10 +1,39 @@
 // The nation draw on the big screen: the cards of a draw are revealed one at a time (the newest one large), every
 // few seconds, or at once with a key press or a tap. Without this script every card is shown.
+// A dice draw picked in turn ("data-live") instead follows the picks as the organiser records them: the page
+// fetches itself every few seconds and shows the new state, until everyone has picked.
 (function () {
   "use strict";
   var main = document.getElementById("draw");
+  if (!main) { return; }
+  var POLL_MS = 2000;
+
+  function follow() {
+    window.setTimeout(function () {
+      window.fetch(window.location.href, {credentials: "same-origin", cache: "no-store", headers: {"Accept": "text/html"}})
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (html) {
+            var fresh = new window.DOMParser().parseFromString(html, "text/html").getElementById("draw");
+            if (fresh) {
+              main.innerHTML = fresh.innerHTML;
+              if (fresh.getAttribute("data-live") !== "true") {
+                main.removeAttribute("data-live");
+                main.setAttribute("data-done", "true");
+                return;
+              }
+            }
+          }
+          follow();
+        })
+        .catch(follow);
+    }, POLL_MS);
+  }
+
+  if (main.getAttribute("data-live") === "true") { follow(); return; }
+
   var list = document.getElementById("draw-cards");
-  if (!main || !list) { return; }
+  if (!list) { return; }
   var cards = Array.prototype.slice.call(list.querySelectorAll(".draw-card"));
   var seconds = parseFloat(main.getAttribute("data-seconds")) || 3;
   var counter = document.getElementById("draw-counter");

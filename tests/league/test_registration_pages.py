@@ -215,6 +215,76 @@ def test_organiser_puts_the_drawn_players_into_pools_from_the_players_page(signe
     assert page.status_code == 200 and "has fixtures already" in page.content.decode()
 
 
+def test_dice_draw_picked_in_turn_on_the_players_page_and_followed_on_the_big_screen(signed_in, evening, client):
+    event, tournament = evening
+    for name in ("Ann", "Ben", "Cat"):
+        reg = reg_services.registration_create(event=event, first_name=name, surname="Smith", show_name=True)
+        reg_services.registration_approve(registration=reg)
+    nations = list(Team.objects.filter(code__in=["NZL", "RSA", "IRE"]).order_by("world_ranking"))
+    page = signed_in.post("/e/evening/players/", {
+        "action": "draw", "draw-division": tournament.division.pk, "draw-method": "dice_live",
+        "draw-nations": [t.pk for t in nations], "draw-seed": "9"})
+    draw = NationDraw.objects.get()
+    assert page.status_code == 302 and page["Location"].endswith("/e/evening/players/#live-draw")
+    assert not Entry.objects.filter(tournament=tournament).exists()
+    screen = client.get(f"/e/evening/draw/?draw={draw.pk}").content.decode()
+    assert 'data-live="true"' in screen and screen.count("turn-now") == 1 and screen.count("turn-waiting") == 2
+    first = Registration.objects.get(pk=draw.outcome[0]["registration"]).first_name
+    html = signed_in.get("/e/evening/players/").content.decode()
+    assert 'id="nation-pick"' in html and f"{first} Smith picks" in html
+    for team in (nations[2], nations[0], nations[1]):
+        page = signed_in.post("/e/evening/players/", {"action": "pick", "pick-draw": draw.pk, "pick-team": team.pk})
+        assert page.status_code == 302
+        if team == nations[2]:
+            screen = client.get(f"/e/evening/draw/?draw={draw.pk}").content.decode()
+            assert f"{first} Smith" in screen and team.name in screen and screen.count("turn-picked") == 1
+            # The card just taken is no longer offered.
+            again = signed_in.post("/e/evening/players/", {"action": "pick", "pick-draw": draw.pk,
+                                                           "pick-team": team.pk})
+            assert again.status_code == 200 and Entry.objects.filter(tournament=tournament).count() == 1
+    assert Entry.objects.filter(tournament=tournament).count() == 3
+    screen = client.get(f"/e/evening/draw/?draw={draw.pk}").content.decode()
+    assert 'data-live="true"' not in screen and screen.count('class="draw-card"') == 3
+    assert 'id="nation-pick"' not in signed_in.get("/e/evening/players/").content.decode()
+    assert signed_in.post("/e/evening/players/", {"action": "pick", "pick-draw": "12x", "pick-team": "1"}
+                          ).status_code == 404
+    assert client.post("/e/evening/players/", {"action": "pick", "pick-draw": draw.pk}).status_code in (302, 403)
+
+
+def test_api_dice_draw_picked_in_turn_and_into_pools(organiser):
+    event = make_event(organiser, slug="pooled-api")
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=True)
+    cup = event_services.division_create(event=event, name="Cup", user=organiser, format="pools_knockout")
+    for i in range(4):
+        reg_services.registration_create(event=event, first_name=f"P{i}", surname="Smith")
+    reg_services.registrations_approve_all(event=event, user=organiser)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    codes = ["NZL", "RSA", "IRE", "FRA"]
+    answer = api.post("/api/events/pooled-api/draws/", {"division": cup.slug, "method": "dice", "live": True,
+                                                       "nations": codes}, format="json")
+    assert answer.status_code == 201 and answer.json()["picking"] is True and answer.json()["cards"] == []
+    pick = f"/api/events/pooled-api/draws/{answer.json()['id']}/pick/"
+    assert APIClient().post(pick, {"team": "FRA"}, format="json").status_code == 401
+    assert api.post(pick, {"team": "XXX"}, format="json").status_code == 400
+    for code in reversed(codes):
+        done = api.post(pick, {"team": code}, format="json")
+        assert done.status_code == 200
+    assert done.json()["picking"] is False and [c["team"] for c in done.json()["cards"]] == list(reversed(codes))
+    assert api.post(pick, {"team": "ENG"}, format="json").status_code == 409
+    # A random draw of new players, put into pools in the same call, in the order drawn.
+    for i in range(4, 8):
+        reg_services.registration_create(event=event, first_name=f"P{i}", surname="Smith", by_organiser=True,
+                                         user=organiser)
+    reg_services.registrations_approve_all(event=event, user=organiser)
+    answer = api.post("/api/events/pooled-api/draws/", {"division": cup.slug, "method": "random", "seed": 4,
+                                                       "nations": ["ENG", "ARG", "WAL", "FIJ"],
+                                                       "pools": "draw_order"}, format="json")
+    assert answer.status_code == 201
+    assert sorted(cup.pools.values_list("name", flat=True)) == ["A", "B"]
+    assert not Entry.objects.filter(tournament=cup, pool__isnull=True).exists()
+
+
 def test_pages_run_a_fixed_number_of_queries(signed_in, evening, client, django_assert_max_num_queries):
     event, tournament = evening
     reg_services.registration_settings_save(event=event, registration_cap=None)

@@ -14,7 +14,9 @@ from league.errors import Conflict, DomainError
 from league.event_selectors import event_fixtures
 from league.models import Entry, NationDraw, Registration, RegistrationChange, Team, Tournament
 from league.registration_selectors import (
+    draws_in_progress,
     nations_left,
+    next_turn,
     public_name,
     public_players,
     registration_counts,
@@ -311,3 +313,53 @@ def test_pools_by_the_seeded_draw_again_enter_nobody_twice_and_fixtures_refuse(p
     with pytest.raises(DomainError) as no_pools:
         reg_services.division_pools_fill(event=event, division=league, user=organiser)
     assert "pools" in no_pools.value.message_dict
+
+
+# --- a dice draw picked live -------------------------------------------------------------------------------------
+
+
+def test_dice_draw_picked_in_turn_follows_the_throws_and_each_pick_is_stored_and_recorded(pooled_evening, organiser):
+    event, cup = pooled_evening
+    players = list(Registration.objects.filter(event=event).order_by("created_at", "id"))
+    cards = nations(*EIGHT)
+    draw = reg_services.nations_draw(event=event, division=cup, method="dice", cards=cards, user=organiser,
+                                     seed=77, live=True)
+    order, throws = nation_draws.dice_order([p.pk for p in players], seed=77)
+    assert [row["registration"] for row in draw.outcome] == order
+    assert [row["throws"] for row in draw.outcome] == [throws[p] for p in order]
+    assert all(row["team"] is None for row in draw.outcome)
+    assert not Entry.objects.filter(tournament=cup.tournament).exists()
+    assert [d.pk for d in draws_in_progress(event)] == [draw.pk]
+    # No second draw of the division while it is being picked.
+    with pytest.raises(Conflict):
+        reg_services.nations_draw(event=event, division=cup, method="random", cards=cards, user=organiser)
+    # The player removed before their turn is passed over.
+    reg_services.registration_remove(registration=Registration.objects.get(pk=order[2]), user=organiser)
+    # Each picks what is left, in the dice order; the best nation goes to whoever picks it, not to a wish.
+    picked = ["WAL", "FIJ", "NZL", "RSA", "IRE", "FRA", "ENG"]
+    for index, code in enumerate(picked):
+        draw = reg_services.nation_pick(draw=draw, team=Team.objects.get(code=code), user=organiser)
+        if index == 0:
+            with pytest.raises(DomainError) as taken:
+                reg_services.nation_pick(draw=draw, team=Team.objects.get(code="WAL"), user=organiser)
+            assert "not free" in taken.value.message_dict["team"][0]
+            with pytest.raises(DomainError):
+                reg_services.nation_pick(draw=draw, team=Team.objects.get(code="SCO"), user=organiser)
+    draw.refresh_from_db()
+    assert next_turn(draw) is None and draws_in_progress(event) == []
+    takers = [o for i, o in enumerate(order) if i != 2]
+    assert {row["registration"]: row["team"] for row in draw.outcome if row["team"]} == {
+        reg: Team.objects.get(code=code).pk for reg, code in zip(takers, picked, strict=True)}
+    assert draw.outcome[2].get("skipped") is True
+    entries = {r.entry.team.code for r in Registration.objects.filter(pk__in=takers).select_related("entry__team")}
+    assert entries == set(picked)
+    assert RegistrationChange.objects.filter(event=event, summary_code="picked").count() == 7
+    first = RegistrationChange.objects.filter(event=event, summary_code="picked").order_by("id").first()
+    assert first.summary_params["team"] == "Wales" and (first.summary_params["turn"], first.summary_params[
+        "count"]) == (1, 8)
+    assert "Wales" in first.summary_text and "turn 1 of 8" in first.summary_text
+    with pytest.raises(Conflict):
+        reg_services.nation_pick(draw=draw, team=Team.objects.get(code="ARG"), user=organiser)
+    # Only dice draws are picked in turn; pools come after the picks.
+    with pytest.raises(DomainError):
+        reg_services.nations_draw(event=event, division=cup, method="random", cards=cards, live=True)
