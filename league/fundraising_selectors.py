@@ -24,7 +24,18 @@ from django.utils.translation import gettext as _
 from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION
 from league.event_selectors import division_versions
 from league.exports import csv_text
-from league.models import AuditRecord, Donation, Entry, EntryFee, Event, Fixture, Pledge, Registration, Result
+from league.models import (
+    AuditRecord,
+    Donation,
+    Entry,
+    EntryFee,
+    Event,
+    Fixture,
+    Pledge,
+    Registration,
+    Result,
+    Tournament,
+)
 from league.money import CENT, ZERO, money_text
 
 # --- what the results give each side --------------------------------------------------------------------------
@@ -55,10 +66,13 @@ def winner_of(row: dict[str, Any]) -> int | None:
 
 
 def result_rows(event: Event) -> list[dict[str, Any]]:
-    """Every result of the event's divisions (cancelled fixtures left out), as plain rows: one query."""
+    """Every result of the event's published divisions (cancelled fixtures left out), as plain rows: one query.
+    A division still a draft is being set up or tried out: its results fill in no pledge and win no award until
+    it is published."""
     rows = (Fixture.objects.filter(tournament__division__event=event, result__isnull=False,
                                        home__isnull=False, away__isnull=False)
                 .exclude(status=Fixture.Status.CANCELLED)
+                .exclude(tournament__status=Tournament.Status.DRAFT)
                 .values("id", "tournament_id", "home_id", "away_id", "result__home_score", "result__away_score",
                         "result__home_tries", "result__away_tries", "result__kind", "result__winner_id")
                 .order_by("id"))

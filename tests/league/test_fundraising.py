@@ -96,6 +96,29 @@ def test_per_try_pledges_follow_the_results_and_a_corrected_result_corrects_them
     assert money_totals(event).pledges == Decimal("50.40")  # the corrected result: 4 tries
 
 
+def test_results_of_a_draft_division_count_toward_no_pledge_until_it_is_published(evening, organiser):
+    event, cup, players = evening
+    social = services.tournament_create_from_preset("league", name="Social", slug="evening-social",
+                                                    teams=["ENG", "ARG"], user=organiser,
+                                                    status=Tournament.Status.DRAFT)
+    event_services.division_add(event=event, tournament=social, user=organiser)
+    social.refresh_from_db()
+    assert social.status == Tournament.Status.DRAFT
+    eng = social.entries.get(team__code="ENG")
+    fundraising.pledge_create(event=event, user=organiser, sponsor_name="Butcher", basis="try", rate="10.00",
+                              entry=eng.pk)
+    fundraising.pledge_create(event=event, user=organiser, sponsor_name="Bakery", basis="try", rate="1.00",
+                              entry=player_on(players, "FRA").entry_id)
+    play(social, "ENG", 35, 5, "ARG", 7, 1)
+    play(cup, "FRA", 21, 3, "NZL", 14, 2)
+    assert money_totals(event).pledges == Decimal("3.00")  # the draft division's five tries do not count
+    assert public_money(event)["raised"] == Decimal("3.00")
+    awards = {a["key"]: a for a in event_awards(event)["awards"]}
+    assert [w["side"] or w["name"] for w in awards["most_tries"]["winners"]] == ["France"]
+    services.tournament_update(tournament=social, user=organiser, status=Tournament.Status.IN_PROGRESS)
+    assert money_totals(event).pledges == Decimal("53.00")
+
+
 def test_points_wins_and_caps(evening, organiser):
     event, cup, players = evening
     nzl = player_on(players, "NZL").entry
