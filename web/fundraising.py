@@ -17,18 +17,21 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league import award_selectors, fundraising_forms
 from league import fundraising_selectors as money
 from league.errors import NotFound, error_text, form_error
+from league.forms import ConfirmForm
 from league.models import Donation, Event, Pledge, Tournament
+from league.money import money_text
 from league.permissions import can_edit_event, event_for
 from league.services import fundraising
 from web.events import SCREEN_SECONDS, _render_cached
 
-MONEY_ACTIONS = ("settings", "fee", "donation", "donation_delete", "pledge", "pledge_delete")
+MONEY_ACTIONS = ("settings", "fee", "donation", "pledge")
 
 
 def _shown_tournaments(request: HttpRequest, event: Event) -> list[Tournament]:
@@ -74,18 +77,6 @@ def event_money(request: HttpRequest, slug: str) -> HttpResponse:
         elif action == "pledge" and pledge_form.is_valid():
             fundraising.pledge_create(event=event, user=request.user, **pledge_form.values())
             done = _("Pledge recorded.")
-        elif action == "donation_delete":
-            donation = Donation.objects.filter(event=event, pk=_pk(request)).select_related("event").first()
-            if donation is None:
-                raise NotFound(_("No such donation."))
-            fundraising.donation_delete(donation=donation, user=request.user)
-            done = _("Donation deleted.")
-        elif action == "pledge_delete":
-            pledge = Pledge.objects.filter(event=event, pk=_pk(request)).select_related("event").first()
-            if pledge is None:
-                raise NotFound(_("No such pledge."))
-            fundraising.pledge_delete(pledge=pledge, user=request.user)
-            done = _("Pledge deleted.")
     except ValidationError as exc:
         form = {"settings": settings_form, "fee": fee_form, "donation": donation_form,
                 "pledge": pledge_form}.get(action or "")
@@ -104,9 +95,55 @@ def event_money(request: HttpRequest, slug: str) -> HttpResponse:
         "totals": money.money_totals(event, pledges), "history": money.money_history(event)})
 
 
-def _pk(request: HttpRequest) -> int:
-    value = request.POST.get("id", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else 0
+def _confirm_delete(request: HttpRequest, event: Event, *, title: str, intro: str, delete: Any,
+                    deleted: str) -> HttpResponse:
+    """The confirmation before a donation or a pledge is deleted (as every delete on the site asks): on a
+    confirmed POST ``delete()`` (one service call) and back to the money page."""
+    form = ConfirmForm(request.POST or None, reason=False, confirm_label=_("Yes, delete it"))
+    if request.method == "POST" and form.is_valid():
+        try:
+            delete()
+        except ValidationError as exc:
+            form_error(form, exc)
+        else:
+            messages.success(request, deleted)
+            return redirect("league:event_money", slug=event.slug)
+    return render(request, "web/event_confirm.html", {
+        "event": event, "form": form, "title": title, "intro": intro, "submit": _("Delete"),
+        "back": reverse("league:event_money", args=[event.slug])})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_donation_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Delete a donation after a confirmation (the money's history keeps it)."""
+    event = event_for(request.user, slug, edit=True)
+    donation = Donation.objects.filter(event=event, pk=pk).select_related("event").first()
+    if donation is None:
+        raise NotFound(_("No such donation."))
+    return _confirm_delete(
+        request, event, title=_("Delete the donation of %(amount)s from %(donor)s") % {
+            "amount": money_text(donation.amount, event.currency), "donor": donation.donor_name},
+        intro=_("The total raised goes down by its amount; the money's history keeps it."),
+        delete=lambda: fundraising.donation_delete(donation=donation, user=request.user),
+        deleted=_("Donation deleted."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_pledge_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Delete a pledge after a confirmation (the money's history keeps it)."""
+    event = event_for(request.user, slug, edit=True)
+    pledge = Pledge.objects.filter(event=event, pk=pk).select_related(
+        "event", "registration__entry__team", "entry__team", "entry__tournament").first()
+    if pledge is None:
+        raise NotFound(_("No such pledge."))
+    return _confirm_delete(
+        request, event, title=_("Delete the pledge of %(sponsor)s for %(target)s") % {
+            "sponsor": pledge.sponsor_name, "target": money.pledge_target_name(pledge)},
+        intro=_("What it comes to leaves the total raised; the money's history keeps it."),
+        delete=lambda: fundraising.pledge_delete(pledge=pledge, user=request.user),
+        deleted=_("Pledge deleted."))
 
 
 @login_required

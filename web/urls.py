@@ -47,6 +47,10 @@ urlpatterns = [
     # An event's money and prize-giving.
     path("e/<slug:slug>/manage/money/", fundraising.event_money, name="event_money"),
     path("e/<slug:slug>/manage/money.csv", fundraising.event_money_csv, name="event_money_csv"),
+    path("e/<slug:slug>/manage/money/donations/<int:pk>/delete/", fundraising.event_donation_delete,
+         name="event_donation_delete"),
+    path("e/<slug:slug>/manage/money/pledges/<int:pk>/delete/", fundraising.event_pledge_delete,
+         name="event_pledge_delete"),
     path("e/<slug:slug>/thanks/", fundraising.event_thanks, name="event_thanks"),
     path("e/<slug:slug>/prizes/", fundraising.event_prizes, name="event_prizes"),
     path("e/<slug:slug>/prizes/screen/", fundraising.event_prizes_screen, name="event_prizes_screen"),

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
-from league.models import Donation, EntryFee, Pledge, Registration, Tournament
+from league.models import AuditRecord, Donation, EntryFee, Pledge, Registration, Tournament
 from league.services import fundraising
 from tests.league.test_fundraising import make_evening, play, player_on
 
@@ -93,6 +93,44 @@ def test_money_pages_are_for_organisers_only(client, organiser, stranger, evenin
     assert client.post("/e/evening/manage/money/", {"action": "donation", "donation-donor_name": "X",
                                                      "donation-amount": "5"}).status_code == 403
     assert not Donation.objects.exists()
+
+
+def test_deleting_a_donation_or_a_pledge_asks_for_confirmation_and_is_audited(client, organiser, stranger, evening):
+    event, cup, players = evening
+    fill(event, cup, players, organiser)
+    donation = Donation.objects.get(donor_name="Gran")
+    pledge = Pledge.objects.get(sponsor_name="Garage")
+    client.force_login(organiser)
+    money = client.get("/e/evening/manage/money/").content.decode()
+    donation_url = f"/e/evening/manage/money/donations/{donation.pk}/delete/"
+    pledge_url = f"/e/evening/manage/money/pledges/{pledge.pk}/delete/"
+    assert f'href="{donation_url}"' in money and f'href="{pledge_url}"' in money
+    # The money page's own form no longer deletes anything without the confirmation.
+    client.post("/e/evening/manage/money/", {"action": "donation_delete", "id": donation.pk})
+    assert Donation.objects.filter(pk=donation.pk).exists()
+    page = client.get(donation_url)
+    assert page.status_code == 200 and "Gran" in page.content.decode() and 'name="confirm"' in page.content.decode()
+    unconfirmed = client.post(donation_url, {})
+    assert unconfirmed.status_code == 200 and Donation.objects.filter(pk=donation.pk).exists()
+    done = client.post(donation_url, {"confirm": "on"})
+    assert done.status_code == 302 and done["Location"] == "/e/evening/manage/money/"
+    assert not Donation.objects.filter(pk=donation.pk).exists()
+    page = client.get(pledge_url)
+    assert page.status_code == 200 and "Garage" in page.content.decode()
+    assert client.post(pledge_url, {"confirm": "on"}).status_code == 302
+    assert not Pledge.objects.filter(pk=pledge.pk).exists()
+    assert client.get(pledge_url).status_code == 404
+    deleted = AuditRecord.objects.filter(event=event, new__isnull=True).exclude(old__isnull=True)
+    trail = " ".join(str(r.old) for r in deleted)
+    assert "Gran" in trail and "Garage" in trail and all(r.changed_by == organiser for r in deleted)
+    other = Client()
+    other.force_login(stranger)
+    pledge = Pledge.objects.get(sponsor_name="Bakery")
+    assert other.get(f"/e/evening/manage/money/pledges/{pledge.pk}/delete/").status_code == 403
+    assert other.post(f"/e/evening/manage/money/pledges/{pledge.pk}/delete/", {"confirm": "on"}).status_code == 403
+    assert Client().post(f"/e/evening/manage/money/pledges/{pledge.pk}/delete/", {"confirm": "on"}
+                         ).status_code == 302
+    assert Pledge.objects.filter(pk=pledge.pk).exists()
 
 
 def test_money_api_permissions_and_crud(organiser, stranger, evening):
