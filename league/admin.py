@@ -25,9 +25,27 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from league import services
-from league.models import Entry, Fixture, Pool, Result, ResultChange, Team, Tournament
-from league.permissions import can_edit_tournament, editable_tournaments, tournament_of
+from league.errors import error_text
+from league.models import (
+    Division,
+    Donation,
+    Entry,
+    EntryFee,
+    Event,
+    Fixture,
+    NationDraw,
+    Pledge,
+    Pool,
+    Registration,
+    Result,
+    ResultChange,
+    Team,
+    Tournament,
+)
+from league.permissions import can_edit_event, can_edit_tournament, editable_tournaments, tournament_of
 from league.selectors import teams_for
+from league.services import fundraising as fundraising_services
+from league.services import registrations as registration_services
 
 
 def _is_staff(request) -> bool:
@@ -633,3 +651,249 @@ class ResultChangeAdmin(ReadOnlyAdminMixin, OrganiserScopedMixin, admin.ModelAdm
     readonly_fields = ["fixture", "action", "old", "new", "reason_text", "reason_code", "reason_params", "changed_by",
                        "changed_at"]
     date_hierarchy = "changed_at"
+
+
+# --- events: registrations, nation draws and money --------------------------------------------------------------
+#
+# As on the site: an event's organisers (and superusers) see and change its rows, and every change goes through
+# ``league.services.registrations`` / ``league.services.fundraising`` (the same checks, the registration log and
+# the money's audit trail). A nation draw is made (and picked) only on the players page or the API: read-only here.
+
+
+class EventScopedMixin:
+    """Rows of an event's model for the event's organisers only; every save and delete through a service."""
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(**{f"{self.event_path}__organisers": request.user}).distinct()
+
+    event_path = "event"
+
+    def _event_of(self, obj):
+        for part in self.event_path.split("__"):
+            obj = getattr(obj, part, None) if obj is not None else None
+        return obj
+
+    def _may_edit(self, request, obj) -> bool:
+        if not _is_staff(request):
+            return False
+        event = self._event_of(obj) if obj is not None else None
+        return obj is None or (event is not None and can_edit_event(request.user, event))
+
+    def has_module_permission(self, request):
+        return _is_staff(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return _is_staff(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # Only the user's own events (and their players and sides) are offered.
+        if not request.user.is_superuser:
+            events = Event.objects.filter(organisers=request.user)
+            if db_field.name == "event":
+                kwargs["queryset"] = events
+            elif db_field.name == "registration":
+                kwargs["queryset"] = Registration.objects.filter(event__in=events)
+            elif db_field.name == "entry":
+                kwargs["queryset"] = Entry.objects.filter(tournament__division__event__in=events)
+            elif db_field.name == "division":
+                kwargs["queryset"] = Division.objects.filter(event__in=events)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            for obj in queryset:
+                self.delete_model(request, obj)
+
+    def write(self, request, form, obj):
+        """The service call that stores the form (``obj`` is the row changed, None for a new one)."""
+        raise NotImplementedError
+
+    def get_form(self, request, obj=None, **kwargs):
+        """The admin's form, checked by a dry run of the very service call that will store it (rolled back), so
+        the admin refuses what the players and money pages refuse, with the same messages."""
+        base = super().get_form(request, obj, **kwargs)
+        model_admin = self
+
+        class ServiceCheckedForm(base):
+            def clean(self):
+                cleaned = super().clean()
+                if self.errors:
+                    return cleaned
+                try:
+                    with transaction.atomic():
+                        model_admin.write(request, self, obj)
+                        raise _DryRunDone
+                except _DryRunDone:
+                    pass
+                except ValidationError as error:
+                    raise forms.ValidationError(error.messages)
+                return cleaned
+
+        return ServiceCheckedForm
+
+    def save_model(self, request, obj, form, change):
+        stored = self.write(request, form, obj if change else None)
+        obj.pk = stored.pk
+
+
+def _changed(form, names) -> dict:
+    return {name: form.cleaned_data[name] for name in names if name in form.changed_data}
+
+
+@admin.register(Registration)
+class RegistrationAdmin(EventScopedMixin, admin.ModelAdmin):
+    """Players registered for events: added, edited, approved and removed through the registration services
+    (places, the waiting list and the log as on the players page). Removing marks the player removed."""
+
+    list_display = ["number", "first_name", "surname", "event", "status", "division", "entry", "created_at"]
+    list_filter = ["status", ("event", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["first_name", "surname", "event__slug"]
+    list_select_related = ["event", "division__tournament", "entry__team"]
+    fields = ["event", "first_name", "surname", "contact", "minor", "show_name", "division", "choice", "status",
+              "number", "entry", "created_at"]
+    readonly_fields = ["status", "number", "entry", "created_at"]
+    actions = ["approve", "remove"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, "event"] if obj is not None else self.readonly_fields
+
+    def write(self, request, form, obj):
+        fields = ("first_name", "surname", "contact", "minor", "show_name", "division", "choice")
+        if obj is not None:
+            original = Registration.objects.select_related("event").get(pk=obj.pk)
+            return registration_services.registration_update(registration=original, user=request.user,
+                                                             **_changed(form, fields))
+        values = {name: form.cleaned_data.get(name) for name in fields}
+        return registration_services.registration_create(
+            event=form.cleaned_data["event"], user=request.user, by_organiser=True,
+            **{k: v for k, v in values.items() if v not in (None, "")})
+
+    def delete_model(self, request, obj):
+        registration_services.registration_remove(registration=obj, user=request.user)
+
+    @admin.action(description=_("Approve the selected players"))
+    def approve(self, request, queryset):
+        self._each(request, queryset, registration_services.registration_approve)
+
+    @admin.action(description=_("Remove the selected players"))
+    def remove(self, request, queryset):
+        self._each(request, queryset, registration_services.registration_remove)
+
+    def _each(self, request, queryset, service):
+        done = 0
+        for registration in queryset.select_related("event"):
+            try:
+                service(registration=registration, user=request.user)
+                done += 1
+            except ValidationError as exc:
+                messages.error(request, f"{registration.first_name}: {error_text(exc)}")
+        if done:
+            messages.success(request, _("%(count)s players changed.") % {"count": done})
+
+
+@admin.register(NationDraw)
+class NationDrawAdmin(ReadOnlyAdminMixin, EventScopedMixin, admin.ModelAdmin):
+    """Nation draws, read-only: they are made (and picked in turn) on the event's players page or the API."""
+
+    list_display = ["event", "division", "method", "seed", "made_by", "made_at"]
+    list_filter = ["method", ("event", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["event", "division__tournament", "made_by"]
+    readonly_fields = ["event", "division", "method", "seed", "cards", "outcome", "made_by", "made_at"]
+
+
+@admin.register(EntryFee)
+class EntryFeeAdmin(EventScopedMixin, admin.ModelAdmin):
+    """Players' entry fees, recorded and forgotten through ``entry_fee_set`` / ``entry_fee_delete``."""
+
+    event_path = "registration__event"
+    list_display = ["registration", "amount", "paid", "method", "updated_at"]
+    list_filter = ["paid", "method"]
+    list_select_related = ["registration__event"]
+    fields = ["registration", "amount", "paid", "method"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["registration"] if obj is not None else []
+
+    def write(self, request, form, obj):
+        registration = obj.registration if obj is not None else form.cleaned_data["registration"]
+        return fundraising_services.entry_fee_set(
+            event=registration.event, registration=registration.pk, user=request.user,
+            amount=form.cleaned_data["amount"], paid=form.cleaned_data["paid"], method=form.cleaned_data["method"])
+
+    def delete_model(self, request, obj):
+        fundraising_services.entry_fee_delete(event=obj.registration.event, registration=obj.registration_id,
+                                              user=request.user)
+
+
+@admin.register(Donation)
+class DonationAdmin(EventScopedMixin, admin.ModelAdmin):
+    """Donations, through ``donation_create`` / ``donation_update`` / ``donation_delete`` (audited)."""
+
+    list_display = ["donor_name", "amount", "event", "registration", "anonymous", "method", "created_at"]
+    list_filter = ["anonymous", "method", ("event", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["donor_name", "event__slug"]
+    list_select_related = ["event", "registration"]
+    fields = ["event", "donor_name", "amount", "message", "anonymous", "registration", "method"]
+    values = ("donor_name", "amount", "message", "anonymous", "registration", "method")
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event"] if obj is not None else []
+
+    def write(self, request, form, obj):
+        if obj is not None:
+            original = Donation.objects.select_related("event").get(pk=obj.pk)
+            return fundraising_services.donation_update(donation=original, user=request.user,
+                                                        **_money_fields(form, self.values, True))
+        return fundraising_services.donation_create(event=form.cleaned_data["event"], user=request.user,
+                                                    **_money_fields(form, self.values, False))
+
+    def delete_model(self, request, obj):
+        fundraising_services.donation_delete(donation=obj, user=request.user)
+
+
+@admin.register(Pledge)
+class PledgeAdmin(EventScopedMixin, admin.ModelAdmin):
+    """Sponsors' pledges, through ``pledge_create`` / ``pledge_update`` / ``pledge_delete`` (audited); what a
+    pledge comes to is worked out from the results on the money page, never stored."""
+
+    list_display = ["sponsor_name", "basis", "rate", "cap", "event", "registration", "entry", "created_at"]
+    list_filter = ["basis", ("event", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["sponsor_name", "event__slug"]
+    list_select_related = ["event", "registration", "entry__team", "entry__tournament"]
+    fields = ["event", "sponsor_name", "anonymous", "basis", "rate", "cap", "registration", "entry"]
+    values = ("sponsor_name", "anonymous", "basis", "rate", "cap", "registration", "entry")
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event"] if obj is not None else []
+
+    def write(self, request, form, obj):
+        if obj is not None:
+            original = Pledge.objects.select_related("event").get(pk=obj.pk)
+            return fundraising_services.pledge_update(pledge=original, user=request.user,
+                                                      **_money_fields(form, self.values, True))
+        return fundraising_services.pledge_create(event=form.cleaned_data["event"], user=request.user,
+                                                  **_money_fields(form, self.values, False))
+
+    def delete_model(self, request, obj):
+        fundraising_services.pledge_delete(pledge=obj, user=request.user)
+
+
+def _money_fields(form, names, change) -> dict:
+    """The form's values for a money service: players and sides by their ids, only the changed ones on a change."""
+    values = _changed(form, names) if change else {name: form.cleaned_data.get(name) for name in names}
+    for name in ("registration", "entry"):
+        if name in values:
+            values[name] = values[name].pk if values[name] is not None else None
+    return values
