@@ -23,19 +23,14 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from league import timetable
+from league.event_lookup import event_of as event_of  # read here by the pages and services
 from league.exports import fixture_title, result_of
-from league.models import Division, Entry, Event, Fixture, Tournament
+from league.models import Division, Entry, Event, Fixture
 from league.schedule_selectors import dependencies, is_booked, is_bye
 from league.timezones import short_label, zone
 
 # How far back "now" looks for a match still being played (the longest match a pitch may hold).
 NOW_LOOKBACK = dt.timedelta(hours=6)
-
-
-def event_of(tournament: Tournament) -> Event | None:
-    """The event the tournament is a division of (None: a tournament on its own)."""
-    division = Division.objects.select_related("event").filter(tournament_id=tournament.pk).first()
-    return division.event if division is not None else None
 
 
 def event_divisions(event: Event) -> list[Division]:

@@ -22,7 +22,8 @@ CHECKS = {
     # The write and read APIs of the apps, and the errors, hooks and permissions they raise and use.
     "services and selectors": [
         "league/services", "league/selectors.py", "league/format_selectors.py", "league/schedule_selectors.py",
-        "league/event_selectors.py", "league/registration_selectors.py", "league/nation_draws.py",
+        "league/event_selectors.py", "league/event_lookup.py", "league/registration_selectors.py",
+        "league/nation_draws.py",
         "league/fundraising_selectors.py", "league/award_selectors.py",
         "league/timetable.py", "league/timezones.py", "league/errors.py",
         "league/hooks.py", "league/rulesets.py", "league/live_selectors.py", "league/match_clock.py",

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from league import event_forms, event_selectors, fundraising_selectors, registration_selectors
 from league.cache import TEMPLATE_REVISION
-from league.errors import error_text, form_error
+from league.errors import form_error
 from league.formats import format_of
 from league.models import Event, Tournament
 from league.permissions import (
@@ -43,6 +43,7 @@ from league.permissions import (
 )
 from league.services import events as event_services
 from web import sections
+from web.actions import posted_action
 
 QR_TIMEOUT = 60 * 60 * 24
 # The whole page for visitors with no session: a few seconds (it shows what is on each pitch now).
@@ -97,8 +98,8 @@ def _event_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     }
 
 
-def _render_cached(request: HttpRequest, event: Event, template: str, name: str,
-                   context: Any) -> HttpResponse:
+def render_cached(request: HttpRequest, event: Event, template: str, name: str,
+                  context: Any) -> HttpResponse:
     """Anonymous visitors get the page from the cache for a few seconds (it shows what is on now)."""
     if not _anonymous(request):
         return render(request, template, context())
@@ -124,7 +125,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """An event's public page: now and next per pitch, then every division's tables, bracket and fixtures."""
     event = event_for(request.user, slug)
-    return _render_cached(request, event, "web/event_detail.html", "page",
+    return render_cached(request, event, "web/event_detail.html", "page",
                           lambda: _event_context(request, event))
 
 
@@ -139,7 +140,7 @@ def event_screen(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         return {**_event_context(request, event), "seconds": seconds}
-    return _render_cached(request, event, "web/event_screen.html", f"screen:{seconds}", context)
+    return render_cached(request, event, "web/event_screen.html", f"screen:{seconds}", context)
 
 
 @require_GET
@@ -185,21 +186,18 @@ ACTIONS = ("settings", "new_division", "add_division", "remove_division", "sched
 def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's page of an event: everything on one page, each form posting its ``action``."""
     event = event_for(request.user, slug, edit=True)
-    action = request.POST.get("action") if request.method == "POST" else None
-    if action is not None and action not in ACTIONS:
-        messages.error(request, _("Choose one of the forms below."))
-        action = None
-    data = request.POST if action else None
+    posted = posted_action(request, ACTIONS)
+    action, data = posted.name, posted.data
     mine = list(editable_tournaments(request.user).filter(division__isnull=True).order_by("name")[:200])
-    settings_form = event_forms.EventForm(data if action == "settings" else None, event=event,
+    settings_form = event_forms.EventForm(data("settings"), event=event,
                                           initial=event_forms.EventForm.initial_for(event), prefix="event")
-    new_form = event_forms.DivisionNewForm(data if action == "new_division" else None, prefix="new")
-    add_form = event_forms.DivisionAddForm(data if action == "add_division" else None, tournaments=mine,
+    new_form = event_forms.DivisionNewForm(data("new_division"), prefix="new")
+    add_form = event_forms.DivisionAddForm(data("add_division"), tournaments=mine,
                                            prefix="add")
-    push_form = event_forms.EventPushForm(data if action == "push" else None, prefix="push",
+    push_form = event_forms.EventPushForm(data("push"), prefix="push",
                                           initial={"after": timezone.localtime().time().replace(second=0,
                                                                                                 microsecond=0)})
-    organiser_form = event_forms.EventOrganiserForm(data if action == "organiser" else None, prefix="org")
+    organiser_form = event_forms.EventOrganiserForm(data("organiser"), prefix="org")
     done = None
     try:
         if action == "settings" and settings_form.is_valid():
@@ -233,18 +231,18 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
             user = event_services.event_organiser_add(event=event, username=organiser_form.cleaned_data["username"])
             done = _("%(name)s now organises this event and its divisions.") % {"name": user.get_username()}
     except ValidationError as exc:
-        form = {"settings": settings_form, "new_division": new_form, "add_division": add_form, "push": push_form,
-                "organiser": organiser_form}.get(action or "")
-        if form is not None:
-            form_error(form, exc)
-        else:
-            messages.error(request, error_text(exc))
+        posted.refused(exc, {"settings": settings_form, "new_division": new_form, "add_division": add_form,
+                             "push": push_form, "organiser": organiser_form})
     if done:
         messages.success(request, done)
         return redirect("league:event_manage", slug=event.slug)
     fixtures = list(event_selectors.event_fixtures(event))
+    divisions = event_selectors.event_divisions(event)
+    # The folded forms open on the one just posted, and where the organiser has to start.
+    opened = {"new_division": action == "new_division" or not divisions, "add_division": action == "add_division",
+              "push": action == "push", "settings": action == "settings" or not event.pitches or not event.day}
     return render(request, "web/event_manage.html", {
-        "event": event, "divisions": event_selectors.event_divisions(event), "action": action,
+        "event": event, "divisions": divisions, "action": action, "opened": opened,
         "settings_form": settings_form, "new_form": new_form,
         "add_form": add_form if mine or action == "add_division" else None,
         "push_form": push_form, "organiser_form": organiser_form,

@@ -23,13 +23,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from league import award_selectors, fundraising_forms
 from league import fundraising_selectors as money
-from league.errors import NotFound, error_text, form_error
+from league.errors import NotFound, form_error
 from league.forms import ConfirmForm
 from league.models import Donation, Event, Pledge, Tournament
 from league.money import money_text
 from league.permissions import can_edit_event, event_for
 from league.services import fundraising
-from web.events import SCREEN_SECONDS, _render_cached
+from web.actions import posted_action
+from web.events import SCREEN_SECONDS, render_cached
 
 MONEY_ACTIONS = ("settings", "fee", "donation", "pledge")
 
@@ -47,21 +48,18 @@ def _shown_tournaments(request: HttpRequest, event: Event) -> list[Tournament]:
 def event_money(request: HttpRequest, slug: str) -> HttpResponse:
     """The organisers' money page: every form posts its ``action``; each change is one service call."""
     event = event_for(request.user, slug, edit=True)
-    action = request.POST.get("action") if request.method == "POST" else None
-    if action is not None and action not in MONEY_ACTIONS:
-        messages.error(request, _("Choose one of the forms below."))
-        action = None
-    data = request.POST if action else None
+    posted = posted_action(request, MONEY_ACTIONS)
+    action, data = posted.name, posted.data
     registrations = money.registrations_with_sides(event)
     entries = money.event_entries(event)
     settings_form = fundraising_forms.MoneySettingsForm(
-        data if action == "settings" else None, prefix="money",
+        data("settings"), prefix="money",
         initial=fundraising_forms.MoneySettingsForm.initial_for(event))
-    fee_form = fundraising_forms.FeeForm(data if action == "fee" else None, prefix="fee",
+    fee_form = fundraising_forms.FeeForm(data("fee"), prefix="fee",
                                          registrations=registrations)
-    donation_form = fundraising_forms.DonationForm(data if action == "donation" else None, prefix="donation",
+    donation_form = fundraising_forms.DonationForm(data("donation"), prefix="donation",
                                                    registrations=registrations)
-    pledge_form = fundraising_forms.PledgeForm(data if action == "pledge" else None, prefix="pledge",
+    pledge_form = fundraising_forms.PledgeForm(data("pledge"), prefix="pledge",
                                                registrations=registrations, entries=entries)
     done = None
     try:
@@ -78,18 +76,15 @@ def event_money(request: HttpRequest, slug: str) -> HttpResponse:
             fundraising.pledge_create(event=event, user=request.user, **pledge_form.values())
             done = _("Pledge recorded.")
     except ValidationError as exc:
-        form = {"settings": settings_form, "fee": fee_form, "donation": donation_form,
-                "pledge": pledge_form}.get(action or "")
-        if form is not None:
-            form_error(form, exc)
-        else:
-            messages.error(request, error_text(exc))
+        posted.refused(exc, {"settings": settings_form, "fee": fee_form, "donation": donation_form,
+                             "pledge": pledge_form})
     if done:
         messages.success(request, done)
         return redirect("league:event_money", slug=event.slug)
     pledges = money.pledge_rows(event)
+    opened = {"fee": action == "fee", "pledge": action == "pledge" or not pledges, "donation": action == "donation"}
     return render(request, "web/event_money.html", {
-        "event": event, "action": action, "settings_form": settings_form, "fee_form": fee_form,
+        "event": event, "action": action, "opened": opened, "settings_form": settings_form, "fee_form": fee_form,
         "donation_form": donation_form, "pledge_form": pledge_form, "fees": money.fee_rows(event),
         "donations": money.event_donations(event), "pledges": pledges,
         "totals": money.money_totals(event, pledges), "history": money.money_history(event)})
@@ -160,7 +155,7 @@ def event_money_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def event_thanks(request: HttpRequest, slug: str) -> HttpResponse:
     """The printable thank-you list: donors and sponsors (anonymous ones as "Anonymous"), no amounts."""
     event = event_for(request.user, slug)
-    return _render_cached(request, event, "web/event_thanks.html", "thanks", lambda: {
+    return render_cached(request, event, "web/event_thanks.html", "thanks", lambda: {
         "event": event, "thanks": money.thank_you_list(event), "money": money.public_money_cached(event)})
 
 
@@ -174,7 +169,7 @@ def _prizes(request: HttpRequest, event: Event) -> dict[str, Any]:
 def event_prizes(request: HttpRequest, slug: str) -> HttpResponse:
     """The prize-giving: each division's champion and runner-up, the awards across the event, certificates."""
     event = event_for(request.user, slug)
-    return _render_cached(request, event, "web/event_prizes.html", "prizes", lambda: _prizes(request, event))
+    return render_cached(request, event, "web/event_prizes.html", "prizes", lambda: _prizes(request, event))
 
 
 @require_GET
@@ -184,7 +179,7 @@ def event_prizes_screen(request: HttpRequest, slug: str) -> HttpResponse:
     asked = request.GET.get("seconds", "")
     seconds = min(max(int(asked), 2), 300) if asked.isascii() and asked.isdigit() and len(asked) < 4 \
         else SCREEN_SECONDS
-    return _render_cached(request, event, "web/event_prizes_screen.html", f"prizes-screen:{seconds}",
+    return render_cached(request, event, "web/event_prizes_screen.html", f"prizes-screen:{seconds}",
                           lambda: {**_prizes(request, event), "seconds": seconds})
 
 

@@ -38,6 +38,7 @@ from league.registration_forms import (
     RegistrationSettingsForm,
 )
 from league.services import registrations as services
+from web.actions import posted_action
 
 QR_TIMEOUT = 60 * 60 * 24
 DONE_SALT = "event-registration-done"
@@ -144,6 +145,7 @@ def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[s
         "live_draws": live_draws(event, forms.get("pick_form")),
         "changes": list(event.registration_changes.select_related("changed_by")[:30]),
         "signup_url": _signup_url(request, event), "action": forms.get("action"),
+        "opened": {name: forms.get("action") == name for name in ("add", "pools")},
         "waiting": {r.pk: i for i, r in enumerate(
             (r for r in registrations if r.status == Registration.Status.WAITING), start=1)},
     }
@@ -155,21 +157,18 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     """The organisers' players page: registration settings, every registration (with contacts), add a player,
     approve everyone holding a place, and draw a division's nations."""
     event = event_for(request.user, slug, edit=True)
-    action = request.POST.get("action") if request.method == "POST" else None
-    if action is not None and action not in PLAYER_ACTIONS:
-        messages.error(request, _("Choose one of the forms below."))
-        action = None
-    data = request.POST if action else None
-    settings_form = RegistrationSettingsForm(data if action == "settings" else None, prefix="reg",
+    posted = posted_action(request, PLAYER_ACTIONS)
+    action, data = posted.name, posted.data
+    settings_form = RegistrationSettingsForm(data("settings"), prefix="reg",
                                              initial=RegistrationSettingsForm.initial_for(event))
-    add_form = RegistrationForm(data if action == "add" else None, event=event, organiser=True, user=request.user,
+    add_form = RegistrationForm(data("add"), event=event, organiser=True, user=request.user,
                                 prefix="add")
-    draw_form = NationDrawForm(data if action == "draw" else None, event=event, prefix="draw")
-    pools_form = DivisionPoolsForm(data if action == "pools" else None, event=event, prefix="pools")
+    draw_form = NationDrawForm(data("draw"), event=event, prefix="draw")
+    pools_form = DivisionPoolsForm(data("pools"), event=event, prefix="pools")
     pick_form = None
     if action == "pick":
         draw = _live_draw(event, request.POST.get("pick-draw", ""))
-        pick_form = NationPickForm(data, left=selectors.cards_left(draw), prefix="pick")
+        pick_form = NationPickForm(data("pick"), left=selectors.cards_left(draw), prefix="pick")
     done = None
     try:
         if action == "settings" and settings_form.is_valid():
@@ -208,12 +207,8 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(team)s picked.") % {"team": team.name})
             return redirect(f"{reverse('league:event_players', args=[event.slug])}#live-draw")
     except ValidationError as exc:
-        form = {"settings": settings_form, "add": add_form, "draw": draw_form, "pools": pools_form,
-                "pick": pick_form}.get(action or "")
-        if form is not None:
-            form_error(form, exc)
-        else:
-            messages.error(request, error_text(exc))
+        posted.refused(exc, {"settings": settings_form, "add": add_form, "draw": draw_form, "pools": pools_form,
+                             "pick": pick_form})
     if done:
         messages.success(request, done)
         return redirect("league:event_players", slug=event.slug)

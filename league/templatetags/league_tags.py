@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from league.dates import tournament_zone
-from league.models import Division
+from league.event_lookup import event_of
 from league.nations import NATION_FLAGS
 
 register = template.Library()
@@ -142,9 +142,7 @@ def explained_rows(rows):
     return [row for row in rows if row.get("notes")]
 
 
-@register.simple_tag
-def event_of(tournament):
+@register.simple_tag(name="event_of")
+def event_of_tag(tournament):
     """The event a tournament is a division of (None on its own): ``{% event_of tournament as event %}``."""
-    # Not event_selectors.event_of: that module reaches the schedule selectors, which load these tags.
-    division = Division.objects.select_related("event").filter(tournament_id=tournament.pk).first()
-    return division.event if division is not None else None
+    return event_of(tournament)
