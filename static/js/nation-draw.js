@@ -7,6 +7,7 @@
   var main = document.getElementById("draw");
   if (!main) { return; }
   var POLL_MS = 2000;
+  var last = main.innerHTML;
 
   function follow() {
     window.setTimeout(function () {
@@ -15,7 +16,9 @@
         .then(function (html) {
           if (html) {
             var fresh = new window.DOMParser().parseFromString(html, "text/html").getElementById("draw");
-            if (fresh) {
+            // Only a change is shown (the current player's card would otherwise animate again at each check).
+            if (fresh && fresh.innerHTML !== last) {
+              last = fresh.innerHTML;
               main.innerHTML = fresh.innerHTML;
               if (fresh.getAttribute("data-live") !== "true") {
                 main.removeAttribute("data-live");
