@@ -34,6 +34,7 @@ def _world(organiser):
     from league import services
     from league.models import Entry, Fixture, FixtureJob, ScorerLink, Team
     from league.services import events as event_services
+    from league.services import fundraising
     from league.services import live as live_services
     from matches import odds
     from matches import services as match_services
@@ -74,9 +75,13 @@ def _world(organiser):
     event_services.event_schedule(event=event, user=organiser)
     first = Fixture.objects.filter(tournament__slug="u11").order_by("kickoff", "pk").first()
     services.result_record(fixture=first, home_score=12, away_score=5, home_tries=2, away_tries=1, user=organiser)
+    # The money's delete confirmations (events22c).
+    donation = fundraising.donation_create(event=event, donor_name="Gran", amount="5", user=organiser)
+    pledge = fundraising.pledge_create(event=event, sponsor_name="Bakery", rate="1", user=organiser,
+                                       entry=first.home_id)
     return {"cup": cup, "played": played, "match": match, "entry": entry, "fixture": fixture,
             "open_fixture": open_fixture, "job": job, "scorer": live_services.scorer_link_token(link),
-            "team": own, "event": event}
+            "team": own, "event": event, "donation": donation, "pledge": pledge}
 
 
 def _pages(world) -> list[str]:
@@ -109,7 +114,9 @@ def _pages(world) -> list[str]:
                  "/t/sevens/manage/history/", "/t/sevens/manage/delete/", f"/t/sevens/manage/teams/{entry.pk}/logo/",
                  f"/t/sevens/manage/teams/{entry.pk}/remove/", f"/t/sevens/manage/results/{played.pk}/delete/",
                  "/t/sevens/manage/fixtures/delete/", "/teams/", f"/teams/{world['team'].pk}/",
-                 "/events/new/", "/e/festival/manage/", "/t/u11/manage/"]
+                 "/events/new/", "/e/festival/manage/", "/t/u11/manage/", "/e/festival/players/",
+                 "/e/festival/manage/money/", f"/e/festival/manage/money/donations/{world['donation'].pk}/delete/",
+                 f"/e/festival/manage/money/pledges/{world['pledge'].pk}/delete/"]
     return [("visitor", url) for url in public] + [("organiser", url) for url in organiser]
 
 

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from tests.e2e.browser import ARTIFACTS, fits, phone_page, sign_in
+from tests.e2e.test_csp import LISTEN
 
 # The browser, debug_off and nations fixtures come from tests/e2e/conftest.py.
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True),
@@ -127,6 +128,7 @@ def test_an_evening_from_registration_to_three_kinds_of_results_with_the_total_f
 
     # The big screen follows the picks as they are made, without a reload.
     screen = browser.new_page(viewport=BIG_SCREEN)
+    screen.add_init_script(LISTEN)
     screen.goto(f"{base}/e/club-night/draw/?draw={draw.pk}")
     assert screen.locator("#draw[data-live='true']").count() == 1
     assert screen.locator(".turn-now").inner_text().startswith(f"1. {order[0]}")
@@ -142,6 +144,7 @@ def test_an_evening_from_registration_to_three_kinds_of_results_with_the_total_f
             shot(screen, f"01-draw-picking-{turn + 1}")
     screen.locator("#draw[data-done='true']").wait_for(timeout=6_000)
     assert all(nation in screen.locator("#draw").inner_text() for nation in picks)
+    assert screen.evaluate("window.__csp") == []  # the screen's checks obey the Content-Security-Policy
     shot(screen, "02-draw-picked")
     cup_entries = {r.first_name: r.entry for r in Registration.objects.filter(division=cup.division)
                    .select_related("entry__team")}
