@@ -117,7 +117,7 @@ def event_register_card(request: HttpRequest, slug: str) -> HttpResponse:
 PLAYER_ACTIONS = ("settings", "add", "approve_all", "draw", "pools", "pick")
 
 
-def live_draws(event: Event, posted: NationPickForm | None = None) -> list[dict[str, Any]]:
+def _live_draws(event: Event, posted: NationPickForm | None = None) -> list[dict[str, Any]]:
     """The dice draws still being picked in turn, each with its turns, whose turn it is and the pick form."""
     found = []
     for draw in selectors.draws_in_progress(event):
@@ -128,7 +128,6 @@ def live_draws(event: Event, posted: NationPickForm | None = None) -> list[dict[
             initial={"draw": draw.pk})
         found.append({"draw": draw, "turns": turns, "now": now, "form": form})
     return found
-
 
 
 def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[str, Any]:
@@ -142,7 +141,7 @@ def _players_context(request: HttpRequest, event: Event, **forms: Any) -> dict[s
         "draw_form": forms.get("draw_form") or NationDrawForm(event=event, prefix="draw"),
         "pools_form": forms.get("pools_form") or DivisionPoolsForm(event=event, prefix="pools"),
         "draws": selectors.event_draws(event),
-        "live_draws": live_draws(event, forms.get("pick_form")),
+        "live_draws": _live_draws(event, forms.get("pick_form")),
         "changes": list(event.registration_changes.select_related("changed_by")[:30]),
         "signup_url": _signup_url(request, event), "action": forms.get("action"),
         "opened": {name: forms.get("action") == name for name in ("add", "pools")},

@@ -448,7 +448,6 @@ def nation_pick(*, draw: NationDraw, team: Team, user: Any = None) -> NationDraw
                 break
             row["skipped"] = True
         if turn is None or reg is None:
-            locked.save(update_fields=["outcome"])
             raise Conflict(_("Everyone in this draw has picked."), reason="draw_finished")
         if team.pk not in locked.cards or team.pk in drawn_cards(locked.division):
             raise DomainError({"team": [_("%(team)s is not free in %(division)s: pick another.")
