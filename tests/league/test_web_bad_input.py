@@ -604,6 +604,7 @@ def _bad_gets(world) -> list[str]:
         "/e/nope/manage/money/", "/e/nope/manage/money.csv", "/e/nope/thanks/", "/e/nope/prizes/",
         "/e/nope/prizes/screen/?seconds=%00", "/e/nope/prizes/certificates/?n=-1",
         "/e/nope/prizes/certificates/?n=99999999999",
+        f"/e/nope/manage/money/donations/{HUGE}/delete/", "/e/nope/manage/money/pledges/1/delete/",
         # Live scoring (issue 18): scorer links that do not exist, a stranger's pages, bad fixture ids.
         "/score/" + "0" * 32 + "/", "/score/%00/", "/score/" + "a" * 300 + "/", "/score/nope/1/",
         f"/score/{'f' * 32}/{HUGE}/", f"/score/nope/{fixture}/events/", "/t/others/manage/scorers/",
