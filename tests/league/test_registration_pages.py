@@ -463,3 +463,15 @@ def test_the_event_api_opens_registration_sets_the_places_and_hides_surnames(org
     refused = api.patch("/api/events/quiz-night/", {"registration_cap": 1}, format="json")
     assert refused.status_code == 409
     assert api.patch("/api/events/quiz-night/", {"registration_cap": 0}, format="json").status_code == 400
+
+
+def test_the_players_page_says_when_registration_is_closed(signed_in, organiser, evening):
+    """The sign-up link and QR code are on the page from the start; while registration is closed a player who
+    scans them is told so, and the organiser is told how to open it."""
+    event, _tournament = evening
+    page = signed_in.get(f"/e/{event.slug}/players/").content.decode()
+    assert 'data-testid="registration-closed"' not in page
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=False)
+    page = signed_in.get(f"/e/{event.slug}/players/").content.decode()
+    assert 'data-testid="registration-closed"' in page
+    assert "Registration is closed" in Client().get(f"/e/{event.slug}/register/").content.decode()
