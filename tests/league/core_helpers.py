@@ -27,3 +27,9 @@ def fixture_between(tournament, home_code, away_code):
         | Q(home__team__code=away_code, away__team__code=home_code),
         tournament=tournament,
     )
+
+
+def in_french(client):
+    """The client, asking for pages in French (the language cookie, as the switcher sets it)."""
+    client.cookies["django_language"] = "fr"
+    return client

@@ -8,45 +8,19 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
 from league.models import FixtureJob
 from league.services import setup as setup_services
-from league.services import tournament_create_from_preset as preset_run
 from matches.models import SimulationRun
+from tests.league.core_helpers import in_french
 
 pytestmark = pytest.mark.django_db
 
 MIGRATION = importlib.import_module("league.migrations.0020_i18n14_stored_codes")
 RUN_MIGRATION = importlib.import_module("matches.migrations.0007_i18n14_run_note_codes")
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def in_french(client):
-    client.cookies["django_language"] = "fr"
-    return client
-
-
-@pytest.fixture
-def organiser_client(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
-def four(organiser):
-    return preset_run("league", name="Four", slug="four", teams=["IRE", "SCO", "ITA", "WAL"], user=organiser)
 
 
 def test_a_simulation_runs_note_is_a_code_shown_in_the_readers_language(four, organiser, organiser_client):

@@ -13,53 +13,20 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from rest_framework.test import APIClient
 
 from league import services
 from league.models import Entry, Fixture, ResultChange
 from league.services import tournament_create_from_preset as preset_run
 from league.stored_texts import RESULT_REASONS, Coded, render
-from tests.league.core_helpers import fixture_between
+from tests.league.core_helpers import fixture_between, in_french
 
 pytestmark = pytest.mark.django_db
 
 MIGRATION = importlib.import_module("league.migrations.0020_i18n14_stored_codes")
 DAY = dt.date(2026, 6, 13)
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def in_french(client):
-    client.cookies["django_language"] = "fr"
-    return client
-
-
-@pytest.fixture
-def organiser_client(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
-def organiser_api(organiser):
-    client = APIClient()
-    client.force_authenticate(organiser)
-    return client
-
-
-@pytest.fixture
-def four(organiser):
-    return preset_run("league", name="Four", slug="four", teams=["IRE", "SCO", "ITA", "WAL"], user=organiser)
 
 
 @pytest.fixture

@@ -14,11 +14,8 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from rest_framework.test import APIClient
 
 from league import services
 from league.models import Fixture, RegistrationChange, ScheduleChange
@@ -26,38 +23,13 @@ from league.services import events as event_services
 from league.services import registrations as reg_services
 from league.services import tournament_create_from_preset as preset_run
 from league.timezones import short_label
+from tests.league.core_helpers import in_french
 from tests.league.test_events import make_event
 
 pytestmark = pytest.mark.django_db
 
 MIGRATION = importlib.import_module("league.migrations.0020_i18n14_stored_codes")
 DAY = dt.date(2026, 6, 13)
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def in_french(client):
-    client.cookies["django_language"] = "fr"
-    return client
-
-
-@pytest.fixture
-def organiser_client(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
-def organiser_api(organiser):
-    client = APIClient()
-    client.force_authenticate(organiser)
-    return client
 
 
 @pytest.fixture

@@ -11,28 +11,15 @@ import csv
 import io
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
 from league import selectors, services
 from league.services import tournament_create_from_preset as preset_run
-from tests.league.core_helpers import fixture_between
+from tests.league.core_helpers import fixture_between, in_french
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def in_french(client):
-    client.cookies["django_language"] = "fr"
-    return client
 
 
 def record(tournament, home, away, hs, as_, ht=0, at=0):
