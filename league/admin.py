@@ -64,7 +64,30 @@ def _editable_entries(request, tournament=None):
     return entries.filter(tournament__in=editable_tournaments(request.user))
 
 
-class OrganiserScopedMixin:
+class StaffMayEditMixin:
+    """Admin permissions for staff: the module and adding for any staff user, a row for whoever ``_may_edit`` it
+    (its tournament's or event's organisers)."""
+
+    def _may_edit(self, request, obj) -> bool:
+        raise NotImplementedError
+
+    def has_module_permission(self, request):
+        return _is_staff(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return _is_staff(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may_edit(request, obj)
+
+
+class OrganiserScopedMixin(StaffMayEditMixin):
     """Permissions and rows of a league model for organisers: only their own tournaments.
 
     ``tournament_path`` is the lookup from the model to its tournament ("" for Tournament itself).
@@ -92,21 +115,6 @@ class OrganiserScopedMixin:
         if tournament.pk not in cache:
             cache[tournament.pk] = can_edit_tournament(request.user, tournament)
         return cache[tournament.pk]
-
-    def has_module_permission(self, request):
-        return _is_staff(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
-
-    def has_add_permission(self, request, obj=None):
-        return _is_staff(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
 
     def get_deleted_objects(self, objs, request):
         deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
@@ -660,7 +668,7 @@ class ResultChangeAdmin(ReadOnlyAdminMixin, OrganiserScopedMixin, admin.ModelAdm
 # the money's audit trail). A nation draw is made (and picked) only on the players page or the API: read-only here.
 
 
-class EventScopedMixin:
+class EventScopedMixin(StaffMayEditMixin):
     """Rows of an event's model for the event's organisers only; every save and delete through a service."""
 
     def get_queryset(self, request):
@@ -681,21 +689,6 @@ class EventScopedMixin:
             return False
         event = self._event_of(obj) if obj is not None else None
         return obj is None or (event is not None and can_edit_event(request.user, event))
-
-    def has_module_permission(self, request):
-        return _is_staff(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
-
-    def has_add_permission(self, request, obj=None):
-        return _is_staff(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._may_edit(request, obj)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         # Only the user's own events (and their players and sides) are offered.
