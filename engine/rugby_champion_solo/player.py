@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from itertools import filterfalse
 
 from engine.core import AWAY, HOME, JSON, GameState, View
 from engine.players import Player, register_player
@@ -22,11 +23,14 @@ from engine.search import SearchPlayer, normal_cdf, result_value
 TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
+_DECK_IDS = tuple(DECK.players)
+
+
 def _unseen(board: JSON) -> list[str]:
     seen = {c["id"] for c in board["hand"] or []}
     seen.update(board["discard"])
     seen.update(spot["card"]["id"] for spot in board["line"] if spot["face_up"])
-    return [c for c in DECK.players if c not in seen]
+    return list(filterfalse(seen.__contains__, _DECK_IDS))  # in deck order
 
 
 _SUPPORTS = list(DECK.supports.values())
@@ -52,6 +56,23 @@ _WORTH = {card_id: _worth(c.to_dict()) for card_id, c in DECK.players.items()}
 # What a challenge of each type reads of a card: (value, Referee, whistles).
 _CHALLENGE_KEY = {ctype: {card_id: (c.values[ctype], c.referee, c.whistles) for card_id, c in DECK.players.items()}
                   for ctype in DECK.challenge_types}
+
+
+def _result_value(margin: int, lose_one: float) -> float:
+    """What a challenge won (or lost) by ``margin`` is worth; ``lose_one`` is a loss by 1 (Advantage-dependent)."""
+    if margin >= 2:
+        return TRY
+    if margin == 1:
+        return SHIFT
+    if margin == 0:
+        return DRAW
+    if margin == -1:
+        return lose_one
+    return NP_TRY
+
+
+# The worth of each margin a challenge can end on, per worth of a loss by 1 (built once: every decision reads it).
+_RESULTS = {lose_one: {m: _result_value(m, lose_one) for m in range(-12, 13)} for lose_one in (NP_TRY, -0.8, LOSE_ONE)}
 
 
 def _card_worth(c: JSON) -> float:
@@ -87,9 +108,9 @@ class RugbyChampionClubPlayer(Player):
             # Convert with the Goal card least worth keeping; declining is worth least.
             return {a: -_card_worth(hand[a.split(":")[1]]) if a.startswith("convert:") else -1e9 for a in legal}
         unseen_ids = _unseen(board)
-        unseen = [DECK.players[c] for c in unseen_ids]
-        n_unseen = max(1, len(unseen))
+        n_unseen = max(1, len(unseen_ids))
         if phase in ("lineout", "scrum"):
+            unseen = [DECK.players[c] for c in unseen_ids]
             piece = board["setpiece"]["card"]
             ctype = piece["type"]
             threshold = Counter(piece["value"] + u.values[ctype] for u in unseen)
@@ -106,19 +127,7 @@ class RugbyChampionClubPlayer(Player):
         np_adv = board["advantage"] == "away"
         my_adv = board["advantage"] == "home"
         lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
-
-        def result_value(margin: int) -> float:
-            if margin >= 2:
-                return TRY
-            if margin == 1:
-                return SHIFT
-            if margin == 0:
-                return DRAW
-            if margin == -1:
-                return lose_one
-            return NP_TRY
-
-        results = {m: result_value(m) for m in range(-12, 13)}
+        results = _RESULTS[lose_one]
 
         supported: dict[int, float] = {}
 
@@ -129,9 +138,9 @@ class RugbyChampionClubPlayer(Player):
                 v = foul * 0.5
                 rest = 1.0 - foul
                 for bonus in blues:
-                    v += result_value(int(margin - bonus)) * blue_share
+                    v += _result_value(int(margin - bonus), lose_one) * blue_share
                     rest -= blue_share
-                found = supported[margin] = v + rest * result_value(margin)
+                found = supported[margin] = v + rest * _result_value(margin, lose_one)
             return found
 
         # The unseen cards by what a challenge of each type reads of them.
@@ -167,7 +176,8 @@ class RugbyChampionClubPlayer(Player):
                     total += won_value(margin) * count
                 else:
                     total += results[margin] * count
-            values[action] = by_play[key] = total / n_unseen - _card_worth(mine)
+            worth = _WORTH.get(parts[1])
+            values[action] = by_play[key] = total / n_unseen - (_worth(mine) if worth is None else worth)
         return values
 
 
