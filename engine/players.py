@@ -210,24 +210,28 @@ def choose_action(state: GameState, seat: int, player: Player, rng: random.Rando
 def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool = False,
                max_actions: int = 1_000_000) -> GameState:
     """Play ``state`` to the end with computer players; returns the same (finished) state."""
-    rngs = {seat: seat_rng(state.seed, seat) for seat in players}
     apply = state.apply if checked else state.advance
-    # The body of choose_action, inlined: this loop is the simulation hot path.
+    # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
+    # needs is looked up once per match, not once per action: (player, its rng, its choose, and its
+    # needs_view_for when it reads the view at all).
+    seats = {seat: (player, seat_rng(state.seed, seat), player.choose,
+                    player.needs_view_for if player.needs_view else None)
+             for seat, player in players.items()}
     to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
     for _ in range(max_actions):
         acting = to_act()
         if not acting:
             return state
         seat = acting[0]
-        player = players[seat]
+        player, rng, choose, needs_view_for = seats[seat]
         legal = legal_actions(seat)
         if player.searches:
-            apply(seat, player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rngs[seat],
+            apply(seat, player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng,
                                      Sampler(state, seat)))
-        elif player.needs_view and player.needs_view_for(legal):
-            apply(seat, player.choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rngs[seat]))
+        elif needs_view_for is not None and needs_view_for(legal):
+            apply(seat, choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng))
         else:
-            apply(seat, player.choose(None, legal, rngs[seat]))
+            apply(seat, choose(None, legal, rng))
     raise RuntimeError(f"match did not end within {max_actions} actions")
 
 

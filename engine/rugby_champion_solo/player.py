@@ -56,6 +56,30 @@ _WORTH = {card_id: _worth(c.to_dict()) for card_id, c in DECK.players.items()}
 # What a challenge of each type reads of a card: (value, Referee, whistles).
 _CHALLENGE_KEY = {ctype: {card_id: (c.values[ctype], c.referee, c.whistles) for card_id, c in DECK.players.items()}
                   for ctype in DECK.challenge_types}
+# The same as small ints per challenge type (cards with the same key are one group), and the group's key.
+_GROUP_KEYS = {ctype: list(dict.fromkeys(keys.values())) for ctype, keys in _CHALLENGE_KEY.items()}
+_GROUP_OF = {ctype: {card_id: _GROUP_KEYS[ctype].index(key) for card_id, key in keys.items()}
+             for ctype, keys in _CHALLENGE_KEY.items()}
+
+
+def _margin(mine: tuple[int, bool, int], theirs: tuple[int, bool, int]) -> int | None:
+    """The margin of a challenge between two cards' (value, Referee, whistles), or None when a Referee meets
+    two whistles (a scrum, worth half a win). A Referee cancels an opposing card with one whistle."""
+    pv, my_ref, my_whistles = mine
+    nv, referee, whistles = theirs
+    if my_ref and not referee and whistles:
+        if whistles == 2:
+            return None
+        nv = 0
+    elif referee and not my_ref and my_whistles:
+        if my_whistles == 2:
+            return None
+        pv = 0
+    return pv - nv
+
+
+# _MARGINS[ctype][my group][their group]: every challenge's margin, worked out once.
+_MARGINS = {ctype: [[_margin(mine, theirs) for theirs in keys] for mine in keys] for ctype, keys in _GROUP_KEYS.items()}
 
 
 def _result_value(margin: int, lose_one: float) -> float:
@@ -143,41 +167,34 @@ class RugbyChampionClubPlayer(Player):
                 found = supported[margin] = v + rest * _result_value(margin, lose_one)
             return found
 
-        # The unseen cards by what a challenge of each type reads of them.
-        groups: dict[str, Counter[tuple[int, bool, int]]] = {}
-        by_play: dict[tuple[str, str], float] = {}  # (card, type) -> value: the direction does not change it
+        # The unseen cards counted by group, per challenge type (in the order the groups first appear in the
+        # deck-ordered unseen cards: the sums below add up in that order).
+        groups: dict[str, Counter[int]] = {}
+        # (my card's group, type) -> the sum over the unseen cards: neither the card nor the direction changes it.
+        by_group: dict[tuple[int, str], float] = {}
         values: dict[str, float] = {}
         for action in legal:
             parts = action.split(":")
-            mine, ctype = hand[parts[1]], parts[2]
-            key = (parts[1], ctype)
-            if key in by_play:
-                values[action] = by_play[key]
-                continue
-            by_type = groups.get(ctype)
-            if by_type is None:
-                by_type = groups[ctype] = Counter(map(_CHALLENGE_KEY[ctype].__getitem__, unseen_ids))
-            pv0, my_ref, my_whistles = mine["values"][ctype], mine["referee"], mine["whistles"]
-            total = 0.0
-            for (nv, referee, whistles), count in by_type.items():
-                pv = pv0
-                if my_ref and not referee and whistles:
-                    if whistles == 2:
+            card_id, ctype = parts[1], parts[2]
+            mine = _GROUP_OF[ctype][card_id]
+            total = by_group.get((mine, ctype))
+            if total is None:
+                by_type = groups.get(ctype)
+                if by_type is None:
+                    by_type = groups[ctype] = Counter(map(_GROUP_OF[ctype].__getitem__, unseen_ids))
+                margins = _MARGINS[ctype][mine]
+                total = 0.0
+                for theirs, count in by_type.items():
+                    margin = margins[theirs]
+                    if margin is None:
                         total += 0.5 * count
-                        continue
-                    nv = 0
-                elif referee and not my_ref and my_whistles:
-                    if my_whistles == 2:
-                        total += 0.5 * count
-                        continue
-                    pv = 0
-                margin = pv - nv
-                if margin >= 1 and (foul or blues):
-                    total += won_value(margin) * count
-                else:
-                    total += results[margin] * count
-            worth = _WORTH.get(parts[1])
-            values[action] = by_play[key] = total / n_unseen - (_worth(mine) if worth is None else worth)
+                    elif margin >= 1 and (foul or blues):
+                        total += won_value(margin) * count
+                    else:
+                        total += results[margin] * count
+                by_group[mine, ctype] = total
+            worth = _WORTH.get(card_id)
+            values[action] = total / n_unseen - (_card_worth(hand[card_id]) if worth is None else worth)
         return values
 
 

@@ -46,6 +46,12 @@ _CARD_DICTS = {card_id: c.to_dict() for card_id, c in DECK.players.items()}
 _SETPIECE_DICTS = {"lineout": DECK.lineout.to_dict(), "scrum": DECK.scrum.to_dict()}
 
 
+# The attack actions of every card, built once: _PLAYS[card][type] and _PLAYS_GOING[card][type][direction].
+_PLAYS = {c: {t: f"play:{c}:{t}" for t in DECK.challenge_types} for c in DECK.players}
+_PLAYS_GOING = {c: {t: {name: f"play:{c}:{t}:{name}" for name in ("left", "right")} for t in DECK.challenge_types}
+                for c in DECK.players}
+
+
 def card(card_id: str) -> PlayerCard:
     return DECK.players[card_id]
 
@@ -206,10 +212,13 @@ class RugbyChampionSoloState(GameState):
             return []
         if self.phase == "attack":
             if self.slot is None:  # choose the direction after winning on the advanced card
-                return sorted(f"play:{c}:{t}:{name}" for c in self.hand for d, name in DIRECTION_NAMES.items()
+                return sorted(_PLAYS_GOING[c][t][name] for c in self.hand for d, name in DIRECTION_NAMES.items()
                               for t in allowed_types(ADVANCED + d))
-            types = [self.forced_type] if self.forced_type else allowed_types(self.slot)
-            return sorted(f"play:{c}:{t}" for c in self.hand for t in types)
+            forced = self.forced_type
+            if forced:
+                return sorted([_PLAYS[c][forced] for c in self.hand])
+            types = allowed_types(self.slot)
+            return sorted([_PLAYS[c][t] for c in self.hand for t in types])
         if self.phase in ("lineout", "scrum"):
             return sorted({"pair:" + ":".join(sorted((a, b))) for i, a in enumerate(self.hand)
                            for b in self.hand[i + 1:]})
