@@ -99,6 +99,12 @@ def _result_value(margin: int, lose_one: float) -> float:
 _RESULTS = {lose_one: {m: _result_value(m, lose_one) for m in range(-12, 13)} for lose_one in (NP_TRY, -0.8, LOSE_ONE)}
 
 
+# won_value's answers per (chance of a foul, share of each blue card, worth of a loss by 1): a handful of keys,
+# since the support pile only ever lacks the Kickers set aside. Used only when a support draw is to come
+# (otherwise a won challenge is worth its plain result), so the blue bonuses are always _BLUES.
+_SUPPORTED: dict[tuple[float, float, float], dict[int, float]] = {}
+
+
 def _card_worth(c: JSON) -> float:
     """How much a card is worth keeping for later challenges (its best values)."""
     found = _WORTH.get(c["id"])
@@ -138,11 +144,15 @@ class RugbyChampionClubPlayer(Player):
             piece = board["setpiece"]["card"]
             ctype = piece["type"]
             threshold = Counter(piece["value"] + u.values[ctype] for u in unseen)
+            wins_by_total: dict[int, float] = {}  # many pairs add up to the same total
 
             def pair_key(action: str) -> float:
                 a, b = action.split(":")[1:]
                 total = hand[a]["values"][ctype] + hand[b]["values"][ctype]
-                wins = sum(count for needed, count in threshold.items() if total > needed) / n_unseen
+                wins = wins_by_total.get(total)
+                if wins is None:
+                    wins = wins_by_total[total] = sum(count for needed, count in threshold.items()
+                                                      if total > needed) / n_unseen
                 return wins - 0.05 * (_card_worth(hand[a]) + _card_worth(hand[b]))
 
             return {a: pair_key(a) for a in legal}
@@ -153,7 +163,9 @@ class RugbyChampionClubPlayer(Player):
         lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
         results = _RESULTS[lose_one]
 
-        supported: dict[int, float] = {}
+        # A won challenge's worth by margin, for this support pile and Advantage (kept across decisions: the
+        # same few situations come back all match long).
+        supported = _SUPPORTED.setdefault((foul, blue_share, lose_one), {})
 
         def won_value(margin: int) -> float:
             """A won challenge's worth once the Non-player's support draw is made (a foul, a bonus, or nothing)."""
