@@ -445,6 +445,7 @@ class GameState:
         if legal is None:
             legal = self.legal_actions(seat) if seat is not None and seat in acting else []
         points, tries = self.scoreline()
+        home, away = points[0], points[1]
         return {
             "ruleset": self.spec.id,
             "seat": seat,
@@ -453,8 +454,9 @@ class GameState:
             "labels": {action: self.describe_action(action) for action in legal} if labels else {},
             "phase": self.phase_name(),
             "over": not acting,
-            "score": {"home": {"points": json_number(points[0]), "tries": tries[0]},
-                      "away": {"points": json_number(points[1]), "tries": tries[1]}},
+            # json_number only for a score that is not a plain int (Seasons' halves): views are built every move.
+            "score": {"home": {"points": home if home.__class__ is int else json_number(home), "tries": tries[0]},
+                      "away": {"points": away if away.__class__ is int else json_number(away), "tries": tries[1]}},
             "board": self.player_board(seat) if for_player and seat is not None else self.board_view(seat),
         }
 

@@ -883,14 +883,17 @@ class BokxState(GameState):
         ctx = self.ctx
         seat = self.actor
         assert seat is not None  # a side is chosen by the side in possession
-        blocks = ctx["d"] if ctx["k"] == "run" else ctx["line"]
-        out: JSON = {"kind": ctx["k"], "blocks": blocks}
-        if ctx["k"] == "kick":
-            out.update(src=ctx["src"], land_y=row_of(seat, ctx["land"]), from_y=ctx["y0"])
-        for action in _SIDES:
-            dx = (-1 if seat == 0 else 1) if action == "left" else (1 if seat == 0 else -1)
-            nx = self.x + dx * blocks
-            out[action] = {"x": nx, "touch": nx < 0 or nx > 15}
+        kind = ctx["k"]
+        blocks = ctx["d"] if kind == "run" else ctx["line"]
+        out: JSON = {"kind": kind, "blocks": blocks}
+        if kind == "kick":
+            out["src"] = ctx["src"]
+            out["land_y"] = row_of(seat, ctx["land"])
+            out["from_y"] = ctx["y0"]
+        # Home's left is towards column 0, away's towards column 15.
+        left_x, right_x = (self.x - blocks, self.x + blocks) if seat == 0 else (self.x + blocks, self.x - blocks)
+        out["left"] = {"x": left_x, "touch": left_x < 0 or left_x > 15}
+        out["right"] = {"x": right_x, "touch": right_x < 0 or right_x > 15}
         return out
 
     saved_fields = ("teams", "score", "tries", "stats", "period", "secs", "elapsed", "period_len", "x", "y",

@@ -17,6 +17,7 @@ from functools import cache
 from engine.core import SEAT_NAMES, GameState, View
 from engine.players import Player, register_player
 from engine.rugby_league_cards.rules import (
+    CARD_ACTIONS,
     DROP_GOAL,
     KICK_FOR_GOAL,
     KICK_FOR_TOUCH,
@@ -29,6 +30,7 @@ from engine.rugby_league_cards.rules import (
 )
 from engine.search import SearchPlayer, result_value
 
+_CARD_ACTIONS = frozenset(CARD_ACTIONS)  # "card:1" .. "card:6"
 # Chance of winning at least n of 3 coin-flip rounds.
 KICK_SUCCESS = {1: 7 / 8, 2: 1 / 2, 3: 1 / 8}
 MARGIN_CAP = 30  # margins beyond this are treated as this (the match is decided either way)
@@ -130,7 +132,7 @@ class RugbyLeagueClubPlayer(Player):
     def needs_view_for(self, legal: list[str]) -> bool:
         # Only a drop goal or a penalty is a decision; a face-down card is chosen blind (the legal list is
         # sorted: "card:N" actions come before "drop-goal" and the penalty options have no card).
-        return not legal[-1].startswith("card:")
+        return legal[-1] not in _CARD_ACTIONS
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if view is None or len(legal) == 1:
