@@ -2,16 +2,16 @@
 
     .venv/bin/python bench/engine.py [--batch N] [--rounds R] [--winrate N] [--ruleset ID ...]
 
-For every rule set it plays whole matches between **club** players (the level tournament simulations and
-the odds use, through ``play_match``'s lean path) -- and, for comparison in the same run, between the
-pre-issue-20 "aware" players (frozen in ``bench/aware_v1``) and between random players. Each is set
-against a **floor**: a plain loop that makes the very same chance draws as those matches (the same rolls,
-picks and shuffles, recorded in an untimed run) from the same seeded source and nothing else -- the
-speed no engine can beat. Each round times the matches and then their floor back to back (CPU time of
-this process), so both see the same load; the figure is the **median over the rounds of floor time /
-match time** ("x floor": 1.0 would be as fast as drawing the chance alone), beside the median matches/s.
-Targets (issue 17 item 5): club at >= 0.2 of its floor for bokx, rugby-league-cards and
-rugby-champion-solo, and Seasons at >= 500 matches/s.
+For every rule set it plays whole matches between **club** players (the level tournament simulations and the
+odds use, through ``play_match``'s lean path, as they do: no legality checks, no events kept) -- and, for
+comparison in the same run, between the pre-issue-20 "aware" players (frozen in ``bench/aware_v1``) and between
+random players. Each is set against a **floor**: a plain loop that makes the very same chance draws as those
+matches (the same rolls, picks and shuffles, recorded in an untimed run) from the same seeded source and nothing
+else -- the speed no engine can beat. Each round times the matches and then their floor back to back (CPU time
+of this process), so both see the same load; the figure is the **median over the rounds of floor time / match
+time** ("x floor": 1.0 would be as fast as drawing the chance alone), beside the median matches/s. Targets
+(issue 17 item 5): club at >= 0.2 of its floor for bokx, rugby-league-cards and rugby-champion-solo, and Seasons
+at >= 500 matches/s.
 
 ``--winrate N`` plays N seeded matches (seeds 0..N-1, seats swapped every match) of the club player
 against the frozen aware player (two-player rule sets: the club side's wins, draws and losses; Rugby
@@ -85,7 +85,7 @@ def run_batch(ruleset: str, games: int, make: PlayerFactory) -> tuple[float, int
     clock = time.process_time
     start = clock()
     for seed in range(games):
-        state = play_match(new_game(ruleset, seed=seed), seats_of(ruleset, make))
+        state = play_match(new_game(ruleset, seed=seed), seats_of(ruleset, make), events=False)
         actions += len(state.history)
         draws += state.chance.draws
     return clock() - start, actions, draws

@@ -359,6 +359,11 @@ class GameState:
     spec: ClassVar[RuleSetSpec]
     saved_fields: ClassVar[tuple[str, ...]] = ()
     saved_defaults: ClassVar[Mapping[str, Any]] = {}
+    # Whether ``emit`` keeps the events. Off only where nobody reads them: a search's forks (a search never
+    # reads the past) and ``play_match(..., events=False)`` for a simulation that keeps just the action log and
+    # the outcome. The rules never read their own events while playing, so the same actions make the same
+    # position and outcome either way (tests/engine/test_same_games.py checks it).
+    record_events: bool = True
 
     def __init__(self, *, options: Mapping[str, Any] | None = None, chance: Chance | None = None,
                  seed: int = 0):
@@ -465,7 +470,9 @@ class GameState:
         return not self.to_act()
 
     def emit(self, kind: str, seat: int | None, text: str, private_to: int | None = None, **data: Any) -> None:
-        self.events.append(Event(kind, seat, data, text, private_to))
+        """Record an event (unless ``record_events`` is off)."""
+        if self.record_events:
+            self.events.append(Event(kind, seat, data, text, private_to))
 
     def apply(self, seat: int, action: str) -> list[Event]:
         """Check and apply ``action`` for ``seat``; return the events it produced.
@@ -507,12 +514,14 @@ class GameState:
     # ---- search: forks and determinisations ----------------------------------------------
     def fork(self, chance: Chance) -> GameState:
         """A copy of the position to search from: its own copies of the position's fields, ``chance`` as its
-        chance source, and no events or history (a search never reads the past). Cheaper than ``clone``."""
+        chance source, and no events or history (a search never reads the past; nor does it record events
+        from here). Cheaper than ``clone``."""
         other = object.__new__(type(self))
         other.options = self.options  # read only during play
         other.seed = self.seed
         other.chance = chance
         other.events = []
+        other.record_events = False
         other.history = []
         self.copy_position_into(other)
         return other

@@ -207,9 +207,16 @@ def choose_action(state: GameState, seat: int, player: Player, rng: random.Rando
     return player.choose(None, legal, rng)
 
 
-def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool = False,
+def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool = False, events: bool = True,
                max_actions: int = 1_000_000) -> GameState:
-    """Play ``state`` to the end with computer players; returns the same (finished) state."""
+    """Play ``state`` to the end with computer players; returns the same (finished) state.
+
+    ``events=False`` leaves the events out of ``state.events`` (the same actions, position and outcome): for a
+    simulation that keeps only the action log and the outcome. They are kept all the same when a player
+    searches (its determinisations read what was seen).
+    """
+    if not events and not any(player.searches for player in players.values()):
+        state.record_events = False
     apply = state.apply if checked else state.advance
     # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
     # needs is looked up once per match, not once per action: (player, its rng, its choose, and its

@@ -100,7 +100,7 @@ def engine_samples(ruleset: str, options: dict | None, home_level: str, away_lev
     for i in range(matches):
         state = new_game(ruleset, seed=derive_seed(0, "score-model", ruleset, home_level, away_level, i),
                          options=options)
-        play_match(state, {seat: make_player(ruleset, levels[seat], simulation=True) for seat in seats})
+        play_match(state, {seat: make_player(ruleset, levels[seat], simulation=True) for seat in seats}, events=False)
         m = result_from_outcome(ruleset, state.outcome())
         samples.append((m["home_score"], m["home_tries"], m["away_score"], m["away_tries"]))
     with transaction.atomic():

@@ -354,7 +354,8 @@ def play_fixture(fixture: Fixture, seed: int):
     levels = {0: _level(fixture.home), 1: _level(fixture.away)}
     # Bulk simulation: the international player thinks with its cheaper simulation budget.
     players = {s: make_player(tournament.ruleset, levels[s], simulation=True) for s in cls.spec.person_seats}
-    play_match(state, players)
+    # Only the action log and the outcome are stored (a replay makes the commentary): no events kept.
+    play_match(state, players, events=False)
     return state, options, levels
 
 

@@ -359,13 +359,14 @@ class RugbyLeagueCardsState(GameState):
                       draws=drawn, ball=ball, set_over=True)
             self._try(att)
             return
-        if won:
-            text = f"{head} win the tackle and advance to {POSITION_LABELS[ball]}."
-        else:
-            text = f"{head} lose the tackle and advance to {POSITION_LABELS[ball]} (1 lost)."
         # The commonest event of all, appended directly (emit's keyword packing costs a tenth of a tackle).
-        self.events.append(Event("tackle", att, {"home": home_name, "away": away_name, "winner": winner,
-                                                 "draws": drawn, "ball": ball, "set_over": False}, text, None))
+        if self.record_events:
+            if won:
+                text = f"{head} win the tackle and advance to {POSITION_LABELS[ball]}."
+            else:
+                text = f"{head} lose the tackle and advance to {POSITION_LABELS[ball]} (1 lost)."
+            self.events.append(Event("tackle", att, {"home": home_name, "away": away_name, "winner": winner,
+                                                     "draws": drawn, "ball": ball, "set_over": False}, text, None))
 
     def _played_text(self, att: int, cards: tuple[int, int], draws: list[tuple[int, int]]) -> str:
         text = f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"

@@ -59,3 +59,28 @@ def test_the_same_seeds_play_the_same_matches_as_before_the_speed_work(ruleset, 
 def test_the_checked_path_plays_the_same_club_matches_as_the_lean_path(ruleset):
     """``apply`` (legality checked, as the site plays) and ``advance`` (the simulations' lean path) agree."""
     assert match_digest(ruleset, "club", checked=True) == DIGESTS[ruleset, "club"]
+
+
+@pytest.mark.parametrize("ruleset", sorted({r for r, _level in DIGESTS}))
+def test_a_match_played_without_events_makes_the_same_actions_position_and_outcome(ruleset):
+    """``play_match(..., events=False)`` (the simulations' path: they store the action log and the outcome)
+    keeps no events from its actions and changes nothing else: the same history, position, chance state and outcome."""
+    seats = get_ruleset(ruleset).spec.person_seats
+    for seed in range(60):
+        for level in ("club", "random"):
+            full = play_match(new_game(ruleset, seed=seed), {s: make_player(ruleset, level) for s in seats})
+            lean = new_game(ruleset, seed=seed)
+            before = list(lean.events)  # what the deal at the start said, before play_match
+            play_match(lean, {s: make_player(ruleset, level) for s in seats}, events=False)
+            assert len(full.events) > len(before) and lean.events == before
+            assert lean.history == full.history
+            assert lean.state_dict() == full.state_dict()
+            assert lean.chance.to_dict() == full.chance.to_dict()
+            assert lean.outcome() == full.outcome()
+
+
+def test_a_searching_player_keeps_the_events_its_determinisations_read():
+    state = new_game("rugby-league-cards", seed=3, options={"sets_per_half": 1})
+    players = {0: make_player("rugby-league-cards", "international", iterations=4),
+               1: make_player("rugby-league-cards", "club")}
+    assert play_match(state, players, events=False).events
