@@ -362,7 +362,8 @@ class GameState:
     # Whether ``emit`` keeps the events. Off only where nobody reads them: a search's forks (a search never
     # reads the past) and ``play_match(..., events=False)`` for a simulation that keeps just the action log and
     # the outcome. The rules never read their own events while playing, so the same actions make the same
-    # position and outcome either way (tests/engine/test_same_games.py checks it).
+    # position and outcome either way (tests/engine/test_same_games.py checks it). The rule sets guard their
+    # commonest events with ``if self.record_events:``, so that such a simulation does not even word them.
     record_events: bool = True
 
     def __init__(self, *, options: Mapping[str, Any] | None = None, chance: Chance | None = None,

@@ -240,7 +240,8 @@ class BokxState(GameState):
         team = self.teams[seat]
         if action == RUN_ON:
             self._tick(SECONDS["run_on"])
-            self.emit("call", seat, f"{team}: the {self.carrier} keeps running.", call=action)
+            if self.record_events:
+                self.emit("call", seat, f"{team}: the {self.carrier} keeps running.", call=action)
             self._carry(seat, self.run_group)
         elif action in (BACKS, FORWARDS):
             self._tick(SECONDS["run"])
@@ -248,7 +249,8 @@ class BokxState(GameState):
             if intercept and action == BACKS:
                 # 2.2.4: after an interception the backline only moves the ball down the channel
                 # ("not throwing the dice to determine success rate or movement down the Line").
-                self.emit("call", seat, f"{team} run the interception with the backs.", call=action)
+                if self.record_events:
+                    self.emit("call", seat, f"{team} run the interception with the backs.", call=action)
                 self.carrier = ""
                 self._carry(seat, action)
                 return
@@ -257,16 +259,20 @@ class BokxState(GameState):
                                         else (lambda: self._line(seat, action)))
             v = self._roll()
             if v == 1:
-                self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
-                                                f"{self.teams[1 - seat]}!", call=action, die=v)
+                if self.record_events:
+                    self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
+                                                    f"{self.teams[1 - seat]}!", call=action, die=v)
                 self.stats[1 - seat]["turnovers"] += 1
                 self._gain(1 - seat, intercept=True)
             elif v <= 3:
-                self.emit("call", seat, f"{team} run with the {action}: the referee has a call.", call=action, die=v)
+                if self.record_events:
+                    self.emit("call", seat, f"{team} run with the {action}: the referee has a call.", call=action,
+                              die=v)
                 self._card("running", seat, 1 - seat, cont)
             else:
-                self.emit("call", seat, f"{team} run with the {action}"
-                                        f"{' from the interception' if intercept else ''}.", call=action, die=v)
+                if self.record_events:
+                    self.emit("call", seat, f"{team} run with the {action}"
+                                            f"{' from the interception' if intercept else ''}.", call=action, die=v)
                 cont()
         elif action in (KICK, KICK_DOUBLE):
             self._tick(SECONDS["kick"])
@@ -274,15 +280,18 @@ class BokxState(GameState):
             v = self._roll()
             what = "kick downfield, double the distance" if double else "kick downfield"
             if v == 1:
-                self.emit("turnover", 1 - seat, f"{team} {what}, but the kick is charged down and "
-                                                f"{self.teams[1 - seat]} gather.", call=action, die=v)
+                if self.record_events:
+                    self.emit("turnover", 1 - seat, f"{team} {what}, but the kick is charged down and "
+                                                    f"{self.teams[1 - seat]} gather.", call=action, die=v)
                 self.stats[1 - seat]["turnovers"] += 1
                 self._gain(1 - seat)
             elif v <= 3:
-                self.emit("call", seat, f"{team} {what}: the referee has a call.", call=action, die=v)
+                if self.record_events:
+                    self.emit("call", seat, f"{team} {what}: the referee has a call.", call=action, die=v)
                 self._card("kick_downfield", seat, 1 - seat, lambda: self._kick(seat, "play", double))
             else:
-                self.emit("call", seat, f"{team} {what}.", call=action, die=v)
+                if self.record_events:
+                    self.emit("call", seat, f"{team} {what}.", call=action, die=v)
                 self._kick(seat, "play", double)
         else:  # drop_goal
             self._tick(SECONDS["drop_goal"])
@@ -322,8 +331,9 @@ class BokxState(GameState):
         self.ctx = {"k": "run", "g": group, "d": d}
         self.phase = "side"
         self.actor = seat
-        self.emit("line", seat, f"The ball goes {d} block{'s' if d != 1 else ''} down the line to the "
-                                f"{self.carrier}: left or right?", blocks=d, carrier=self.carrier)
+        if self.record_events:
+            self.emit("line", seat, f"The ball goes {d} block{'s' if d != 1 else ''} down the line to the "
+                                    f"{self.carrier}: left or right?", blocks=d, carrier=self.carrier)
 
     def _channel_only(self, seat: int, group: str) -> None:
         """The forwards run an interception: no line throw, straight down the channel (2.2.4)."""
@@ -342,14 +352,16 @@ class BokxState(GameState):
         if p >= 21:
             self.stats[seat]["metres"] += (21 - p0) * 5
             self.y = row_of(seat, 21)
-            self.emit("carry", seat, f"The {self.carrier} of {self.teams[seat]} crosses the goal line!",
-                      blocks=d, x=self.x, y=self.y)
+            if self.record_events:
+                self.emit("carry", seat, f"The {self.carrier} of {self.teams[seat]} crosses the goal line!",
+                          blocks=d, x=self.x, y=self.y)
             self._in_goal(seat)
             return
         self.stats[seat]["metres"] += d * 5
         self.y = row_of(seat, p)
-        self.emit("carry", seat, f"The {self.carrier} carries {d} block{'s' if d != 1 else ''} upfield.",
-                  blocks=d, x=self.x, y=self.y)
+        if self.record_events:
+            self.emit("carry", seat, f"The {self.carrier} carries {d} block{'s' if d != 1 else ''} upfield.",
+                      blocks=d, x=self.x, y=self.y)
         self._tackle(seat, group)
 
     def _tackle(self, att: int, group: str) -> None:
@@ -357,14 +369,17 @@ class BokxState(GameState):
         v = self._roll()
         if v == 1 or (v == 4 and group == "forwards"):
             self.stats[dfn]["missed_tackles"] += 1
-            self.emit("tackle", dfn, f"{self.teams[dfn]} miss the tackle! The {self.carrier} can keep running.",
-                      die=v, made=False)
+            if self.record_events:
+                self.emit("tackle", dfn, f"{self.teams[dfn]} miss the tackle! The {self.carrier} can keep running.",
+                          die=v, made=False)
             self._missed(att, group)
         elif v <= 3:
-            self.emit("tackle", dfn, f"{self.teams[dfn]} go for the tackle: the referee has a call.", die=v)
+            if self.record_events:
+                self.emit("tackle", dfn, f"{self.teams[dfn]} go for the tackle: the referee has a call.", die=v)
             self._card("tackle", att, dfn, lambda: self._tackled(att))
         else:
-            self.emit("tackle", dfn, f"{self.teams[dfn]} tackle the {self.carrier}.", die=v, made=True)
+            if self.record_events:
+                self.emit("tackle", dfn, f"{self.teams[dfn]} tackle the {self.carrier}.", die=v, made=True)
             self._tackled(att)
 
     def _tackled(self, att: int) -> None:
@@ -387,16 +402,17 @@ class BokxState(GameState):
                 break
         side = att if a > b else 1 - att
         v = self._roll()
-        text = f"Ruck: {self.teams[att]} {a}, {self.teams[1 - att]} {b}; ball on {self.teams[side]}'s side"
+        if self.record_events:
+            how = (f", but it squirts out to {self.teams[1 - side]}." if v == 1
+                   else ": the referee has a call." if v <= 3 else ", and they win it.")
+            self.emit("ruck", side, f"Ruck: {self.teams[att]} {a}, {self.teams[1 - att]} {b}; ball on "
+                                    f"{self.teams[side]}'s side{how}", dice=[a, b, v])
         if v == 1:
-            self.emit("ruck", side, f"{text}, but it squirts out to {self.teams[1 - side]}.", dice=[a, b, v])
             self.stats[1 - side]["turnovers"] += 1
             self._won(1 - side, "rucks_won")
         elif v <= 3:
-            self.emit("ruck", side, f"{text}: the referee has a call.", dice=[a, b, v])
             self._card("ruck_maul", side, 1 - side, lambda: self._won(side, "rucks_won"))
         else:
-            self.emit("ruck", side, f"{text}, and they win it.", dice=[a, b, v])
             self._won(side, "rucks_won")
 
     # ---- kicking ------------------------------------------------------------------------------------
@@ -411,21 +427,24 @@ class BokxState(GameState):
         d, _ = self._distance(False, double)
         land = progress(seat, y0) + d
         if src == "kickoff_halfway" and land <= TEN_METRE_P:
-            self.emit("kick", seat, f"{self.teams[seat]}'s kick-off goes {d} block{'s' if d != 1 else ''}: "
-                                    f"not 10 metres! Scrum to {self.teams[rcv]}.", blocks=d, outcome="not_ten")
+            if self.record_events:
+                self.emit("kick", seat, f"{self.teams[seat]}'s kick-off goes {d} block{'s' if d != 1 else ''}: "
+                                        f"not 10 metres! Scrum to {self.teams[rcv]}.", blocks=d, outcome="not_ten")
             self._scrum(rcv, x0, y0)
             return
         if land > 21:
-            self.emit("kick", seat, f"{self.teams[seat]} kick {d} blocks, over the dead-ball line: "
-                                    f"scrum to {self.teams[rcv]} where it was kicked.", blocks=d, outcome="dead")
+            if self.record_events:
+                self.emit("kick", seat, f"{self.teams[seat]} kick {d} blocks, over the dead-ball line: "
+                                        f"scrum to {self.teams[rcv]} where it was kicked.", blocks=d, outcome="dead")
             self._scrum(rcv, x0, y0)
             return
         line, _ = self._distance(False, double)
         self.ctx = {"k": "kick", "src": src, "land": land, "line": line, "x0": x0, "y0": y0, "d": d}
         self.phase = "side"
         self.actor = seat
-        self.emit("kick", seat, f"{self.teams[seat]} kick {d} block{'s' if d != 1 else ''} downfield and "
-                                f"{line} across: left or right?", blocks=d, across=line)
+        if self.record_events:
+            self.emit("kick", seat, f"{self.teams[seat]} kick {d} block{'s' if d != 1 else ''} downfield and "
+                                    f"{line} across: left or right?", blocks=d, across=line)
 
     def _possess(self, seat: int) -> None:
         """``seat`` has the ball; a change of possession forgets the other side's ball carrier."""
@@ -691,8 +710,9 @@ class BokxState(GameState):
         to = att if card["to"] == "attacker" else dfn
         call = card["call"]
         self._tick(SECONDS["card"])
-        self.emit("card", drawer, f"Referee ({DECKS[group]['name']}): {card['text']}", card=cid, group=group,
-                  call=call, to=to)
+        if self.record_events:
+            self.emit("card", drawer, f"Referee ({DECKS[group]['name']}): {card['text']}", card=cid, group=group,
+                      call=call, to=to)
         if call == "continue":
             cont()
         elif call == "play_on":

@@ -146,7 +146,7 @@ class RugbyChampionSoloState(GameState):
             c = self._draw()
             self.hand.append(c)
             drawn.append(c)
-        if drawn:
+        if drawn and self.record_events:
             self.emit("refill", HOME, f"You draw {len(drawn)} card(s).", count=len(drawn))
             self.emit("drawn", HOME, "You draw " + ", ".join(card(c).name for c in drawn) + ".",
                       private_to=HOME, cards=drawn)
@@ -179,8 +179,9 @@ class RugbyChampionSoloState(GameState):
         self._relay_line()
         self._refill_hand()
         self.slot, self.direction, self.forced_type = ADVANCED, None, "physical"
-        self.emit("attack", HOME, f"Attack phase: Physical challenge on the {_slot_name(ADVANCED)} card.",
-                  slot=SLOTS[ADVANCED])
+        if self.record_events:
+            self.emit("attack", HOME, f"Attack phase: Physical challenge on the {_slot_name(ADVANCED)} card.",
+                      slot=SLOTS[ADVANCED])
 
     def _relay_line(self) -> None:
         """Discard the revealed line cards and put new face-down cards in every empty place."""
@@ -277,12 +278,13 @@ class RugbyChampionSoloState(GameState):
         margin = pv - nv
         self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
                      "value": pv, "np_value": nv, "support": support, "note": note, "margin": margin}
-        text = (f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your {me.name} {pv} v "
-                f"{np_card.name} {raw}" + (f" ({note})" if note else ""))
-        if effect is not None:
-            text += f"; {NP} draws a support card: {effect.name}" + (
-                f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
-        self.emit("challenge", HOME, text + ".", **self.last)
+        if self.record_events:
+            text = (f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your {me.name} {pv} v "
+                    f"{np_card.name} {raw}" + (f" ({note})" if note else ""))
+            if effect is not None:
+                text += f"; {NP} draws a support card: {effect.name}" + (
+                    f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
+            self.emit("challenge", HOME, text + ".", **self.last)
         if effect is not None and effect.effect == "foul":
             self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
             return self._start_setpiece("scrum")

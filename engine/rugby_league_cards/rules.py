@@ -328,13 +328,6 @@ class RugbyLeagueCardsState(GameState):
         ball = self.ball
         progress = ball if att == HOME else TRY - ball
         won = a_rank > d_rank
-        tackle_no = self.tackle_no
-        home_name, away_name = CARD_NAMES[cards[0]], CARD_NAMES[cards[1]]
-        played = self._played_text(att, cards, draws) if draws else \
-            f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"
-        head = f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: {played}. " \
-               f"The {SEAT_NAMES[att]} team"
-        drawn = _draws_data(att, draws) if draws else []
         if won:
             self.stats["tackles_won"][att] += 1
         else:
@@ -345,28 +338,38 @@ class RugbyLeagueCardsState(GameState):
                 # the kick replaces the carry (the book's worked example ends on Away 1, no try).
                 kicked = progress + 2 if progress < TRY - 2 else TRY - 1
                 ball = self.ball = kicked if att == HOME else TRY - kicked
-                self.emit("tackle", att, f"{head} lose their second tackle and kick forward to "
-                          f"{POSITION_LABELS[ball]}. END OF SET.", home=home_name, away=away_name,
-                          winner=SEAT_NAMES[dfn], draws=drawn, ball=ball, set_over=True)
+                if self.record_events:
+                    self._tackle_event(att, cards, draws, dfn, ball, True, f"lose their second tackle and kick "
+                                       f"forward to {POSITION_LABELS[ball]}. END OF SET.")
                 # I2: the side that gathers the kick attacks from where the ball landed.
                 self._set_over(dfn, TRY - kicked)
                 return
         progress += 1
         ball = self.ball = progress if att == HOME else TRY - progress
-        winner = SEAT_NAMES[att if won else dfn]
         if progress == TRY:
-            self.emit("tackle", att, f"{head} cross the line!", home=home_name, away=away_name, winner=winner,
-                      draws=drawn, ball=ball, set_over=True)
+            if self.record_events:
+                self._tackle_event(att, cards, draws, att if won else dfn, ball, True, "cross the line!")
             self._try(att)
             return
-        # The commonest event of all, appended directly (emit's keyword packing costs a tenth of a tackle).
+        # The commonest event of all: a simulation that keeps no events does not even word it.
         if self.record_events:
-            if won:
-                text = f"{head} win the tackle and advance to {POSITION_LABELS[ball]}."
-            else:
-                text = f"{head} lose the tackle and advance to {POSITION_LABELS[ball]} (1 lost)."
-            self.events.append(Event("tackle", att, {"home": home_name, "away": away_name, "winner": winner,
-                                                     "draws": drawn, "ball": ball, "set_over": False}, text, None))
+            self._tackle_event(att, cards, draws, att if won else dfn, ball, False,
+                               f"win the tackle and advance to {POSITION_LABELS[ball]}." if won else
+                               f"lose the tackle and advance to {POSITION_LABELS[ball]} (1 lost).")
+
+    def _tackle_event(self, att: int, cards: tuple[int, int], draws: list[tuple[int, int]], winner: int, ball: int,
+                      set_over: bool, what: str) -> None:
+        """A tackle's event: its number, the cards played (tie-break draws included), then what the attack did."""
+        tackle_no = self.tackle_no
+        played = self._played_text(att, cards, draws) if draws else \
+            f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"
+        text = f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: {played}. " \
+               f"The {SEAT_NAMES[att]} team {what}"
+        # Appended directly (emit's keyword packing costs a tenth of a tackle).
+        self.events.append(Event("tackle", att, {"home": CARD_NAMES[cards[0]], "away": CARD_NAMES[cards[1]],
+                                                 "winner": SEAT_NAMES[winner],
+                                                 "draws": _draws_data(att, draws) if draws else [],
+                                                 "ball": ball, "set_over": set_over}, text, None))
 
     def _played_text(self, att: int, cards: tuple[int, int], draws: list[tuple[int, int]]) -> str:
         text = f"home {CARD_LABELS[cards[0]]} v away {CARD_LABELS[cards[1]]}"
