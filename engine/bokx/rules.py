@@ -310,12 +310,14 @@ class BokxState(GameState):
         v = self._roll()
         if v >= need[0 if blue else 1]:
             self.stats[seat][f"{kind}s"] += 1
-            self.emit(kind, seat, f"{team} {lead} from the {zone} zone{made}", die=v, good=True)
+            if self.record_events:
+                self.emit(kind, seat, f"{team} {lead} from the {zone} zone{made}", die=v, good=True)
             if not self._score(seat, 3):
                 self._kick_off(1 - seat, "halfway")
         else:
             self.stats[seat][f"{kind}s_missed"] += 1
-            self.emit(kind, seat, f"{team} {lead} from the {zone} zone{missed}", die=v, good=False)
+            if self.record_events:
+                self.emit(kind, seat, f"{team} {lead} from the {zone} zone{missed}", die=v, good=False)
             self._kick_off(1 - seat, "22")
 
     # ---- running ------------------------------------------------------------------------------------
@@ -486,24 +488,29 @@ class BokxState(GameState):
             side = "left" if nx < 0 else "right"
             land_y = row_of(seat, land)
             if src.startswith("kickoff"):
-                self.emit("touch", seat, f"Kick-off directly into touch: scrum to {self.teams[rcv]}.")
+                if self.record_events:
+                    self.emit("touch", seat, f"Kick-off directly into touch: scrum to {self.teams[rcv]}.")
                 self._scrum(rcv, ctx["x0"], ctx["y0"])
             elif land == 21:
                 # INTERPRETATIONS #12a: out of the in-goal area from the kicker's boot, like a kick over the
                 # dead-ball line (section 17): scrum to the opponent where it was kicked -- a 22 kick-off
                 # "only occurs if" a goal kick was missed (3.3.1.1 b).
-                self.emit("touch", seat, f"Into touch-in-goal: scrum to {self.teams[rcv]} where it was kicked.",
-                          outcome="touch_in_goal")
+                if self.record_events:
+                    self.emit("touch", seat, f"Into touch-in-goal: scrum to {self.teams[rcv]} where it was kicked.",
+                              outcome="touch_in_goal")
                 self._scrum(rcv, ctx["x0"], ctx["y0"])
             elif src == "penalty":
-                self.emit("touch", seat, f"Found touch from the penalty: {self.teams[seat]} throw in.")
+                if self.record_events:
+                    self.emit("touch", seat, f"Found touch from the penalty: {self.teams[seat]} throw in.")
                 self._lineout(seat, land_y, side)
             elif src == "free_kick" or progress(seat, ctx["y0"]) <= 4:
-                self.emit("touch", seat, f"Found touch: lineout, {self.teams[rcv]} throw in.")
+                if self.record_events:
+                    self.emit("touch", seat, f"Found touch: lineout, {self.teams[rcv]} throw in.")
                 self._lineout(rcv, land_y, side)
             else:
-                self.emit("touch", seat, f"Directly into touch from outside the 22: lineout back where it was "
-                                         f"kicked, {self.teams[rcv]} throw in.")
+                if self.record_events:
+                    self.emit("touch", seat, f"Directly into touch from outside the 22: lineout back where it was "
+                                             f"kicked, {self.teams[rcv]} throw in.")
                 self._lineout(rcv, ctx["y0"], side)
             return
         self.x = nx
@@ -514,8 +521,9 @@ class BokxState(GameState):
         rcv = 1 - kicker
         v = self._roll()
         if v == 1:
-            self.emit("catch", rcv, f"{self.teams[rcv]} fumble it: {self.teams[kicker]} regain the ball!",
-                      die=v, x=self.x, y=self.y, caught=False)
+            if self.record_events:
+                self.emit("catch", rcv, f"{self.teams[rcv]} fumble it: {self.teams[kicker]} regain the ball!",
+                          die=v, x=self.x, y=self.y, caught=False)
             self.carrier = "chasing wing"
             self._gain(kicker)
             if self.phase == "call":
@@ -525,11 +533,13 @@ class BokxState(GameState):
                 self.regained = True
                 self.run_group = "backs"
         elif v <= 3:
-            self.emit("catch", rcv, f"{self.teams[rcv]} go up for the catch: the referee has a call.",
-                      die=v, x=self.x, y=self.y)
+            if self.record_events:
+                self.emit("catch", rcv, f"{self.teams[rcv]} go up for the catch: the referee has a call.",
+                          die=v, x=self.x, y=self.y)
             self._card("catch", kicker, rcv, lambda: self._caught(rcv))
         else:
-            self.emit("catch", rcv, f"{self.teams[rcv]} catch it.", die=v, x=self.x, y=self.y, caught=True)
+            if self.record_events:
+                self.emit("catch", rcv, f"{self.teams[rcv]} catch it.", die=v, x=self.x, y=self.y, caught=True)
             self._caught(rcv)
 
     def _caught(self, rcv: int) -> None:
@@ -549,14 +559,16 @@ class BokxState(GameState):
         self._possess(seat)
         self._tick(SECONDS["kick_off"])
         if spot == "halfway":
-            self.emit("kick_off", seat, f"{self.teams[seat]} kick off from halfway.", spot=spot)
+            if self.record_events:
+                self.emit("kick_off", seat, f"{self.teams[seat]} kick off from halfway.", spot=spot)
             self._kick(seat, "kickoff_halfway", False)
         else:
             self.phase = "kickoff"
             self.actor = seat
             self.ctx = {"spot": spot}
             where = "the 22" if spot == "22" else "the goal line"
-            self.emit("kick_off", seat, f"{self.teams[seat]} to kick off from {where}.", spot=spot)
+            if self.record_events:
+                self.emit("kick_off", seat, f"{self.teams[seat]} to kick off from {where}.", spot=spot)
 
     # ---- set pieces -------------------------------------------------------------------------------
     def _scrum(self, feeder: int, x: int, y: int, check_time: bool = True) -> None:
@@ -583,14 +595,17 @@ class BokxState(GameState):
         team, other = self.teams[seat], self.teams[1 - seat]
         v = self._roll()
         if v == 1:
-            self.emit(kind, seat, f"{head}, {team} {verb}... {lost} {other}!", die=v)
+            if self.record_events:
+                self.emit(kind, seat, f"{head}, {team} {verb}... {lost} {other}!", die=v)
             self.stats[1 - seat]["turnovers"] += 1
             self._won(1 - seat, stat)
         elif v <= 3:
-            self.emit(kind, seat, f"{head}, {team} {verb}: the referee has a call.", die=v)
+            if self.record_events:
+                self.emit(kind, seat, f"{head}, {team} {verb}: the referee has a call.", die=v)
             self._card(kind, seat, 1 - seat, lambda: self._won(seat, stat))
         else:
-            self.emit(kind, seat, f"{head}, {team} {verb} and win it.", die=v)
+            if self.record_events:
+                self.emit(kind, seat, f"{head}, {team} {verb} and win it.", die=v)
             self._won(seat, stat)
 
     def _won(self, seat: int, stat: str) -> None:
@@ -617,13 +632,16 @@ class BokxState(GameState):
         if v == 1 or v == 4:
             self._try(att, v)
         elif v <= 3:
-            self.emit("in_goal", dfn, f"{self.teams[dfn]} scramble in-goal: the referee has a call.", die=v)
+            if self.record_events:
+                self.emit("in_goal", dfn, f"{self.teams[dfn]} scramble in-goal: the referee has a call.", die=v)
             self._card("in_goal", att, dfn, lambda: self._try(att, None))
         elif v == 5:
-            self.emit("in_goal", dfn, f"Held up by {self.teams[dfn]}! Goal-line kick-off.", die=v)
+            if self.record_events:
+                self.emit("in_goal", dfn, f"Held up by {self.teams[dfn]}! Goal-line kick-off.", die=v)
             self._kick_off(dfn, "goal_line")
         else:
-            self.emit("in_goal", dfn, f"{self.teams[dfn]} turn it over in-goal!", die=v)
+            if self.record_events:
+                self.emit("in_goal", dfn, f"{self.teams[dfn]} turn it over in-goal!", die=v)
             self.stats[dfn]["turnovers"] += 1
             self._gain(dfn)
 
@@ -669,8 +687,9 @@ class BokxState(GameState):
         self.phase = kind
         self._tick(SECONDS["penalty"])
         self.stats[seat]["penalties" if kind == "penalty" else "free_kicks"] += 1
-        self.emit(kind, seat, f"{'Penalty' if kind == 'penalty' else 'Free kick'} to {self.teams[seat]}.",
-                  x=self.x, y=self.y)
+        if self.record_events:
+            self.emit(kind, seat, f"{'Penalty' if kind == 'penalty' else 'Free kick'} to {self.teams[seat]}.",
+                      x=self.x, y=self.y)
 
     def _penalty_option(self, seat: int, action: str) -> None:
         kind = self.phase
@@ -680,17 +699,20 @@ class BokxState(GameState):
             self._kick_at_goal(seat, "penalty_goal", need=(3, 5), lead="kick the penalty",
                                made=": over! Three points.", missed=": wide.")
         elif action in (KICK, KICK_DOUBLE):
-            self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
-                                    f"{', double the distance' if action == KICK_DOUBLE else ''}.", call=action)
+            if self.record_events:
+                self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
+                                        f"{', double the distance' if action == KICK_DOUBLE else ''}.", call=action)
             self._kick(seat, kind, action == KICK_DOUBLE)
         elif action == SCRUM:
-            self.emit("call", seat, f"{team} take the scrum.", call=action)
+            if self.record_events:
+                self.emit("call", seat, f"{team} take the scrum.", call=action)
             self._scrum(seat, self.x, self.y, check_time=False)
         else:
             group = BACKS if action == TAP_BACKS else FORWARDS
             self._tick(SECONDS["run"])
             self.stats[seat]["runs"] += 1
-            self.emit("call", seat, f"{team} tap and go with the {group}.", call=action)
+            if self.record_events:
+                self.emit("call", seat, f"{team} tap and go with the {group}.", call=action)
             self._line(seat, group)
 
     # ---- referee cards ------------------------------------------------------------------------------
