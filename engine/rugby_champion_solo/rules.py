@@ -163,7 +163,7 @@ class RugbyChampionSoloState(GameState):
             return None
         self.support_drawn = True
         drawn = self.support.pop(0)
-        if announce:
+        if announce and self.record_events:
             self.emit("support", AWAY, f"{NP_CAP} draws a support card: {DECK.supports[drawn].name}.",
                       card=drawn, effect=DECK.supports[drawn].effect)
         return drawn
@@ -202,7 +202,8 @@ class RugbyChampionSoloState(GameState):
         self._refill_hand()
         self.slot = self.direction = self.forced_type = None
         piece = DECK.lineout if kind == "lineout" else DECK.scrum
-        self.emit(kind, None, f"{piece.name}: {NP} has the {piece.name} card ({piece.value}) and a hidden card.")
+        if self.record_events:
+            self.emit(kind, None, f"{piece.name}: {NP} has the {piece.name} card ({piece.value}) and a hidden card.")
 
     # ---- protocol ---------------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
@@ -284,14 +285,17 @@ class RugbyChampionSoloState(GameState):
             if effect is not None:
                 text += f"; {NP} draws a support card: {effect.name}" + (
                     f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
-            self.emit("challenge", HOME, text + ".", **self.last)
+            if self.record_events:
+                self.emit("challenge", HOME, text + ".", **self.last)
         if effect is not None and effect.effect == "foul":
-            self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+            if self.record_events:
+                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
             return self._start_setpiece("scrum")
         if effect is not None and effect.effect == "kicker":
             assert support is not None
             self.kickers_aside.append(support)
-            self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
+            if self.record_events:
+                self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
         self.challenges[0 if margin > 0 else 1 if margin == 0 else 2] += 1
         if margin >= 2:
             return self._person_try()
@@ -300,7 +304,8 @@ class RugbyChampionSoloState(GameState):
                 # V2: « Lorsqu'un joueur qui possède la carte Avantage perd un défi de 1, il perd sa carte mais
                 # son adversaire ne la récupère pas » -- the Non-player too.
                 self.advantage = None
-                self.emit("advantage_lost", AWAY, f"{NP_CAP} loses the Advantage card; you do not gain it.")
+                if self.record_events:
+                    self.emit("advantage_lost", AWAY, f"{NP_CAP} loses the Advantage card; you do not gain it.")
             if self.direction is None:
                 self.slot, self.forced_type = None, None  # the person chooses where to go next
             else:
@@ -312,13 +317,16 @@ class RugbyChampionSoloState(GameState):
         if margin == -1:
             if self.advantage == HOME:
                 self.advantage = None
-                self.emit("advantage_lost", HOME, "You lose the Advantage card; the Non-player does not gain it.")
+                if self.record_events:
+                    self.emit("advantage_lost", HOME, "You lose the Advantage card; the Non-player does not gain it.")
             elif self.advantage == AWAY:
-                self.emit("advantage", AWAY, f"Second advantage to {NP}.")
+                if self.record_events:
+                    self.emit("advantage", AWAY, f"Second advantage to {NP}.")
                 return self._np_try()
             else:
                 self.advantage = AWAY
-                self.emit("advantage", AWAY, f"{NP_CAP} takes the Advantage card.")
+                if self.record_events:
+                    self.emit("advantage", AWAY, f"{NP_CAP} takes the Advantage card.")
         if margin <= -2:
             return self._np_try()
         # Draw or lose by 1: direction from the revealed card's arrow, type from its red value.
@@ -339,15 +347,18 @@ class RugbyChampionSoloState(GameState):
             if spot["up"]:
                 self.discard.append(spot["card"])
                 spot["card"], spot["up"] = self._draw(), False
-        self.emit("line", AWAY, f"Change of direction: {NP} replaces its revealed cards.")
+        if self.record_events:
+            self.emit("line", AWAY, f"Change of direction: {NP} replaces its revealed cards.")
 
     def _maybe_end_attack(self) -> None:
         if not self.hand:
-            self.emit("phase_end", HOME, "Your hand is played out: a new attack phase.")
+            if self.record_events:
+                self.emit("phase_end", HOME, "Your hand is played out: a new attack phase.")
             self._start_attack()
 
     def _ball_out(self) -> None:
-        self.emit("touch", None, "The ball goes out: lineout.")
+        if self.record_events:
+            self.emit("touch", None, "The ball goes out: lineout.")
         self._start_setpiece("lineout")
 
     def _referee_scrum(self, mine: str, theirs: str, ctype: str, slot: int, by: int) -> None:
@@ -376,7 +387,8 @@ class RugbyChampionSoloState(GameState):
         if any(c.referee for c in mine) and not h.referee and h.whistles:
             if h.whistles == 2 and kind == "lineout":
                 self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "note": "Referee: scrum"}
-                self.emit("referee", HOME, "The Referee meets a card with two whistles: scrum.")
+                if self.record_events:
+                    self.emit("referee", HOME, "The Referee meets a card with two whistles: scrum.")
                 return self._start_setpiece("scrum")
             hidden_value, note = 0, "the Referee cancels the whistled card"
         elif h.referee and not any(c.referee for c in mine):
@@ -384,7 +396,8 @@ class RugbyChampionSoloState(GameState):
                 # R2: the Referee « joué contre une carte possédant 2 sifflets, alors une phase mêlée débute »,
                 # whichever side plays it (as in attack).
                 self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "note": "Referee: scrum"}
-                self.emit("referee", AWAY, "The Non-player's Referee meets a card with two whistles: scrum.")
+                if self.record_events:
+                    self.emit("referee", AWAY, "The Non-player's Referee meets a card with two whistles: scrum.")
                 return self._start_setpiece("scrum")
             for i, player in enumerate(mine):
                 if player.whistles:
@@ -397,7 +410,8 @@ class RugbyChampionSoloState(GameState):
             if effect.effect == "foul":
                 self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "total": total,
                              "np_total": np_total, "support": support, "note": "Deliberate foul: scrum"}
-                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+                if self.record_events:
+                    self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
                 return self._start_setpiece("scrum")
             if effect.effect == "kicker":
                 self.kickers_aside.append(support)
@@ -407,17 +421,20 @@ class RugbyChampionSoloState(GameState):
         self.last = {"contest": kind, "cards": [a, b], "np_card": hidden, "total": total, "np_total": np_total,
                      "support": support, "note": note, "winner": winner}
         verdict = "you win it" if winner == HOME else f"{NP} wins it" if winner == AWAY else "nobody wins it"
-        self.emit(f"{kind}_result", winner, f"{piece.name}: {total} v {np_total}, {verdict}.", **self.last)
+        if self.record_events:
+            self.emit(f"{kind}_result", winner, f"{piece.name}: {total} v {np_total}, {verdict}.", **self.last)
         self.setpiece = None
         if winner is not None:
             if self.advantage == winner:
-                self.emit("advantage", winner, "A second advantage: try!")
+                if self.record_events:
+                    self.emit("advantage", winner, "A second advantage: try!")
                 return self._person_try() if winner == HOME else self._np_try()
             self.advantage = winner
             if winner == HOME:
                 self.extra_card = True
-            self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP_CAP} takes")
-                      + " the Advantage card.")
+            if self.record_events:
+                self.emit("advantage", winner, ("You take" if winner == HOME else f"{NP_CAP} takes")
+                          + " the Advantage card.")
         if kind == "scrum":
             # S3: play goes left or right as the Non-player's scrum card shows, still in the scrum phase.
             return self._scrum_play(DIRECTIONS[h.arrow])
@@ -445,7 +462,8 @@ class RugbyChampionSoloState(GameState):
         self.score[HOME] += DECK.try_points
         self.tries[HOME] += 1
         self.advantage = None
-        self.emit("try", HOME, f"Try! ({self.score[0]}-{self.score[1]})", score=list(self.score))
+        if self.record_events:
+            self.emit("try", HOME, f"Try! ({self.score[0]}-{self.score[1]})", score=list(self.score))
         if any(card(c).goal for c in self.hand):
             self.phase = "conversion"
             self.slot = self.direction = self.forced_type = None
@@ -456,8 +474,9 @@ class RugbyChampionSoloState(GameState):
         self.score[AWAY] += DECK.try_points
         self.tries[AWAY] += 1
         self.advantage = None
-        self.emit("try", AWAY, f"{NP_CAP} scores a try ({self.score[0]}-{self.score[1]}).",
-                  score=list(self.score))
+        if self.record_events:
+            self.emit("try", AWAY, f"{NP_CAP} scores a try ({self.score[0]}-{self.score[1]}).",
+                      score=list(self.score))
         kicker = self.kickers_aside.pop(0) if self.kickers_aside else None
         if kicker is None:
             drawn = self._support_draw()
@@ -466,8 +485,9 @@ class RugbyChampionSoloState(GameState):
         if kicker is not None:
             self.score[AWAY] += DECK.conversion_points
             self.conversions[AWAY] += 1
-            self.emit("conversion", AWAY, f"{NP_CAP}'s Kicker converts ({self.score[0]}-{self.score[1]}).",
-                      score=list(self.score))
+            if self.record_events:
+                self.emit("conversion", AWAY, f"{NP_CAP}'s Kicker converts ({self.score[0]}-{self.score[1]}).",
+                          score=list(self.score))
         self._start_attack()
 
     # ---- results and views --------------------------------------------------------------------------------------

@@ -202,8 +202,9 @@ class RugbyLeagueCardsState(GameState):
             self.table = []
         self.pile = self.chance.shuffle(self.discards)
         self.discards = []
-        self.emit("reshuffle", None, f"The pile is empty: the {len(self.pile)} discards are shuffled into a new pile.",
-                  cards=len(self.pile))
+        if self.record_events:
+            self.emit("reshuffle", None, f"The pile is empty: the {len(self.pile)} discards are shuffled into a "
+                      f"new pile.", cards=len(self.pile))
 
     def _deal(self, size: int) -> None:
         """Collect the rows and the table into the discards and deal two fresh rows of ``size``."""
@@ -390,13 +391,14 @@ class RugbyLeagueCardsState(GameState):
         # I4: the side awarded the penalty takes (or keeps) possession.
         self.attacker = to
         tackle_no = self.tackle_no
-        self.emit("penalty", offender,
-                  f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: "
-                  f"{self._played_text(att, cards, draws)}. PENALTY: the {SEAT_NAMES[offender]} "
-                  f"team play the same rank twice in a row; penalty to the {SEAT_NAMES[to]} team at "
-                  f"{POSITION_LABELS[self.ball]}.",
-                  home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
-                  draws=_draws_data(att, draws), awarded=SEAT_NAMES[to], ball=self.ball)
+        if self.record_events:
+            self.emit("penalty", offender,
+                      f"{ORDINALS[tackle_no - 1] if tackle_no <= 6 else str(tackle_no) + 'th'} tackle: "
+                      f"{self._played_text(att, cards, draws)}. PENALTY: the {SEAT_NAMES[offender]} "
+                      f"team play the same rank twice in a row; penalty to the {SEAT_NAMES[to]} team at "
+                      f"{POSITION_LABELS[self.ball]}.",
+                      home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
+                      draws=_draws_data(att, draws), awarded=SEAT_NAMES[to], ball=self.ball)
 
     def _penalty_option(self, seat: int, action: str) -> None:
         progress = self._progress()
@@ -404,18 +406,21 @@ class RugbyLeagueCardsState(GameState):
         if action == KICK_FOR_TOUCH:
             progress += 2
             self.ball = self._ball_at(seat, progress)
-            self.emit("kick-for-touch", seat, f"The {SEAT_NAMES[seat]} team kick for touch to "
-                      f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
+            if self.record_events:
+                self.emit("kick-for-touch", seat, f"The {SEAT_NAMES[seat]} team kick for touch to "
+                          f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
             self._new_set(seat, progress)
         elif action == TAP_AND_RUN:
-            self.emit("tap-and-run", seat, f"The {SEAT_NAMES[seat]} team tap and run from "
-                      f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
+            if self.record_events:
+                self.emit("tap-and-run", seat, f"The {SEAT_NAMES[seat]} team tap and run from "
+                          f"{POSITION_LABELS[self.ball]}; a new set of six.", ball=self.ball)
             self._new_set(seat, progress)
         else:
             need = wins_needed_for_goal(progress)
-            self.emit("kick-for-goal", seat, f"The {SEAT_NAMES[seat]} team kick for goal from "
-                      f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
-                      ball=self.ball, need=need)
+            if self.record_events:
+                self.emit("kick-for-goal", seat, f"The {SEAT_NAMES[seat]} team kick for goal from "
+                          f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
+                          ball=self.ball, need=need)
             self._start_contest(PENALTY_GOAL, seat, need, progress)
 
     # ---- scoring ----------------------------------------------------------------
@@ -424,8 +429,9 @@ class RugbyLeagueCardsState(GameState):
         self.tries[scorer] += 1
         self.sets_done += 1
         self.stats["sets_attacked"][scorer] += 1
-        self.emit("try", scorer, f"TRY to the {SEAT_NAMES[scorer]} team! {self._score_text()}.",
-                  points=4, score=list(self.score))
+        if self.record_events:
+            self.emit("try", scorer, f"TRY to the {SEAT_NAMES[scorer]} team! {self._score_text()}.",
+                      points=4, score=list(self.score))
         if self.period >= 2:
             self._golden_point(scorer)
             return
@@ -471,11 +477,12 @@ class RugbyLeagueCardsState(GameState):
         if won:
             contest[3] += 1
         wins, rounds = contest[3], contest[4]
-        self.emit("kick-round", kicker, f"{kind.capitalize()}, round {rounds}: "
-                  f"{self._played_text(kicker, cards, draws)}; "
-                  f"{'the kicker wins' if won else 'the defence wins'} ({wins} of {need} needed).",
-                  home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
-                  draws=_draws_data(kicker, draws), kicker_won=won)
+        if self.record_events:
+            self.emit("kick-round", kicker, f"{kind.capitalize()}, round {rounds}: "
+                      f"{self._played_text(kicker, cards, draws)}; "
+                      f"{'the kicker wins' if won else 'the defence wins'} ({wins} of {need} needed).",
+                      home=CARD_NAMES[cards[0]], away=CARD_NAMES[cards[1]],
+                      draws=_draws_data(kicker, draws), kicker_won=won)
         # I10: the kick is decided as soon as the result cannot change.
         if wins >= need:
             self._kick_result(True)
@@ -492,9 +499,10 @@ class RugbyLeagueCardsState(GameState):
             if success:
                 self.score[kicker] += 2
                 self.stats["conversions"][kicker] += 1
-            self.emit("conversion", kicker, f"The conversion is {'good' if success else 'missed'}. "
-                      f"{self._score_text()}.", success=success, points=2 if success else 0,
-                      score=list(self.score))
+            if self.record_events:
+                self.emit("conversion", kicker, f"The conversion is {'good' if success else 'missed'}. "
+                          f"{self._score_text()}.", success=success, points=2 if success else 0,
+                          score=list(self.score))
             self._restart(kicker, 1)
         elif kind == PENALTY_GOAL:
             if success:
@@ -502,8 +510,9 @@ class RugbyLeagueCardsState(GameState):
                 self.stats["penalty_goals"][kicker] += 1
                 self.sets_done += 1
                 self.stats["sets_attacked"][kicker] += 1
-                self.emit("penalty-goal", kicker, f"PENALTY GOAL to the {name} team. {self._score_text()}.",
-                          success=True, points=2, score=list(self.score))
+                if self.record_events:
+                    self.emit("penalty-goal", kicker, f"PENALTY GOAL to the {name} team. {self._score_text()}.",
+                              success=True, points=2, score=list(self.score))
                 if self.period >= 2:
                     self._golden_point(kicker)
                     return
@@ -511,8 +520,9 @@ class RugbyLeagueCardsState(GameState):
             else:
                 # The book: the attacking (kicking) team restart from their 2-space with six cards.
                 # I13: no points and no change of possession, so the set clock does not move.
-                self.emit("penalty-goal", kicker, f"The penalty goal is missed; the {name} team restart "
-                          f"from their 2-space.", success=False, points=0, score=list(self.score))
+                if self.record_events:
+                    self.emit("penalty-goal", kicker, f"The penalty goal is missed; the {name} team restart "
+                              f"from their 2-space.", success=False, points=0, score=list(self.score))
                 self.last_rank = [-1, -1]
                 self._new_set(kicker, 2)
         else:
@@ -521,15 +531,17 @@ class RugbyLeagueCardsState(GameState):
             if success:
                 self.score[kicker] += 1
                 self.stats["drop_goals"][kicker] += 1
-                self.emit("drop-goal", kicker, f"DROP GOAL to the {name} team. {self._score_text()}.",
-                          success=True, points=1, score=list(self.score))
+                if self.record_events:
+                    self.emit("drop-goal", kicker, f"DROP GOAL to the {name} team. {self._score_text()}.",
+                              success=True, points=1, score=list(self.score))
                 if self.period >= 2:
                     self._golden_point(kicker)
                     return
                 self._restart(kicker, 1)
             else:
-                self.emit("drop-goal", kicker, f"The drop goal is missed; the {SEAT_NAMES[other]} team restart "
-                          f"from their 2-space.", success=False, points=0, score=list(self.score))
+                if self.record_events:
+                    self.emit("drop-goal", kicker, f"The drop goal is missed; the {SEAT_NAMES[other]} team restart "
+                              f"from their 2-space.", success=False, points=0, score=list(self.score))
                 self._restart(other, 2)
 
     def _score_text(self) -> str:
