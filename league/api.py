@@ -46,6 +46,7 @@ from league.errors import DomainError, error_text
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
+    AuthenticateWhenAsked,
     TournamentPermission,
     can_edit_tournament,
     listed_tournaments,
@@ -252,7 +253,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         services.team_save(team=_apply(serializer.instance, serializer.validated_data), user=self.request.user)
 
 
-class TournamentScopedMixin:
+class TournamentScopedMixin(AuthenticateWhenAsked):
     """Limit a viewset's rows to tournaments the caller may see.
 
     Lists show the listed tournaments (public ones plus the caller's own), or exactly one
@@ -274,7 +275,7 @@ class TournamentScopedMixin:
         if not slug:
             return None
         if getattr(self, "_tournament", None) is None or self._tournament.slug != slug:
-            self._tournament = tournament_for(self.request.user, slug, cached=True)
+            self._tournament = tournament_for(self.caller, slug, cached=True)
         return self._tournament
 
     def list(self, request, *args, **kwargs):
@@ -299,7 +300,8 @@ class TournamentScopedMixin:
 
 
 @extend_schema_view(list=extend_schema(parameters=[TournamentFilterSerializer]))
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class TournamentViewSet(AuthenticateWhenAsked, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        mixins.CreateModelMixin,
                         mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Tournaments, by slug. Whoever creates one becomes its organiser; only organisers change it."""
 
@@ -315,7 +317,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
 
     def readable(self, slug: str) -> Tournament:
         """The tournament of a read-only action: the cached row, checked for the caller (404 if not theirs to see)."""
-        return tournament_for(self.request.user, slug, cached=True)
+        return tournament_for(self.caller, slug, cached=True)
 
     def get_queryset(self):
         queryset = Tournament.objects.prefetch_related("organisers").order_by("-created_at", "name")
@@ -568,12 +570,12 @@ class PoolViewSet(TournamentScopedMixin, viewsets.ReadOnlyModelViewSet):
             if slug is None:
                 raise NotFound(_("No such pool."))
             cache.set(key, slug, FRAGMENT_TIMEOUT)
-        tournament = tournament_for(self.request.user, slug, cached=True)
+        tournament = tournament_for(self.caller, slug, cached=True)
         # No enumeration (as ``scope``): a pool of a tournament that is not listed is reached by its id only with
         # ``?tournament=<slug>``, or by the tournament's organisers.
         listed = tournament.visibility == Tournament.Visibility.PUBLIC and tournament.status != Tournament.Status.DRAFT
         given = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament")
-        if not listed and given != slug and not can_edit_tournament(self.request.user, tournament):
+        if not listed and given != slug and not can_edit_tournament(self.caller, tournament):
             raise NotFound(_("No such pool."))
         return tournament
 

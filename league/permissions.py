@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 from rest_framework import permissions
 
@@ -105,6 +106,27 @@ def tournament_of(obj) -> Tournament | None:
     if fixture is not None:
         return fixture.tournament
     return None
+
+
+class AuthenticateWhenAsked:
+    """A viewset mixin: the caller is authenticated the first time something asks who it is, not before every
+    request (DRF's documented lazy form of ``perform_authentication``).
+
+    A crowd of signed-in phones polling a published tournament's lists is then answered from the cache without
+    loading the session's user (a query, and a cache read of the session, per request). Writes still
+    authenticate before anything else (the permission asks whether the caller is signed in), and so do reads
+    whose answer depends on the caller (a draft, a list of one's own tournaments); a bad token is then a 401
+    there, while a public read with one is answered as it is to anyone.
+    """
+
+    def perform_authentication(self, request):
+        pass
+
+    @property
+    def caller(self):
+        """The request's user, authenticated only when one of its attributes is read."""
+        request = self.request
+        return SimpleLazyObject(lambda: request.user)
 
 
 class TournamentPermission(permissions.BasePermission):

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from league.api import cached_json, tournament_scope
 from league.cache import ODDS, section_tokens, tokens_digest
 from league.errors import Forbidden
-from league.permissions import can_edit_tournament, tournament_for
+from league.permissions import AuthenticateWhenAsked, can_edit_tournament, tournament_for
 from league.serializers import ErrorSerializer
 from matches import odds, simulation
 
@@ -79,7 +79,7 @@ class SimulationAPI(APIView):
         return Response(simulation.run_data(run), status=status.HTTP_202_ACCEPTED)
 
 
-class OddsAPI(APIView):
+class OddsAPI(AuthenticateWhenAsked, APIView):
     """A tournament's latest qualification odds: per team, the chance of each pool place, round and the title."""
 
     permission_classes = [AllowAny]
@@ -87,7 +87,7 @@ class OddsAPI(APIView):
     @extend_schema(responses={200: OpenApiResponse(description="the odds"),
                               404: OpenApiResponse(description="no such tournament or no odds yet")})
     def get(self, request, slug):
-        tournament = tournament_for(request.user, slug, cached=True)
+        tournament = tournament_for(self.caller, slug, cached=True)
 
         def build() -> Response:
             stored = odds.stored_odds(tournament)

@@ -8,6 +8,7 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client, RequestFactory
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league import services
@@ -100,12 +101,35 @@ def test_a_fixture_lists_its_result_as_the_result_serializer_does(rwc):
     assert FixtureSerializer(fixture).data["result"] == ResultSerializer(fixture.result).data
 
 
-def test_a_signed_in_read_costs_only_the_user(rwc, organiser, django_assert_num_queries):
+def test_a_signed_in_read_of_a_public_list_costs_nothing_and_of_ones_own_only_the_user(
+        rwc, organiser, django_assert_num_queries):
+    """A published tournament's lists are the same for everyone: a signed-in phone polling them is not even
+    authenticated (no user query, no session read); a list that depends on the caller loads the user."""
     client = _client(organiser)
-    for url in (f"/api/fixtures/?tournament={rwc.slug}", "/api/tournaments/"):
+    for url, queries in ((f"/api/fixtures/?tournament={rwc.slug}", 0),
+                         (f"/api/tournaments/{rwc.slug}/standings/", 0),
+                         ("/api/tournaments/", 1)):
         client.get(url)
-        with django_assert_num_queries(1):  # the session comes from the cache (cached_db), the user does not
+        with django_assert_num_queries(queries):  # the session comes from the cache (cached_db), the user does not
             assert client.get(url).status_code == 200
+
+
+def test_the_caller_is_still_asked_for_where_it_matters(organiser, django_user_model):
+    """Authentication on demand: a draft is still its organisers' alone (session or token), and a write with a
+    bad token is still refused as unauthenticated."""
+    make_tournament("secret", user=organiser, status=Tournament.Status.DRAFT)
+    token = Token.objects.create(user=organiser).key
+    by_token = APIClient()
+    by_token.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert by_token.get("/api/fixtures/?tournament=secret").status_code == 200
+    assert by_token.get("/api/tournaments/secret/standings/").status_code == 200
+    bad = APIClient()
+    bad.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    assert bad.get("/api/fixtures/?tournament=secret").status_code == 401
+    assert bad.post("/api/tournaments/", {"name": "X", "slug": "x"}, format="json").status_code == 401
+    assert not Tournament.objects.filter(slug="x").exists()
+    stranger = _client(django_user_model.objects.create_user("y", password="pw-y-12345"))
+    assert stranger.get("/api/tournaments/secret/standings/").status_code == 404
 
 
 def test_a_bad_parameter_is_refused_even_after_good_reads(rwc):

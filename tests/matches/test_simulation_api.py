@@ -99,14 +99,17 @@ def test_odds_api_404_until_computed_then_the_chances(tournament, settings, djan
     assert data["rounds"] == ["Quarter-final", "Semi-final", "Final"]
 
 
-def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change(tournament, settings,
+def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change(tournament, settings, organiser,
                                                                                 django_assert_num_queries):
     settings.ODDS_MODEL_MATCHES = 10
-    client = APIClient()
+    client, signed_in = APIClient(), APIClient()
+    signed_in.force_login(organiser)
     odds.odds_refresh(tournament_id=tournament.pk, runs=30)
     assert client.get(url(tournament, "odds")).json()["runs"] == 30
     with django_assert_num_queries(0):
         assert client.get(url(tournament, "odds")).json()["current"] is True
+        # Signed in, the same answer and still no query: who asks does not change it (nobody loads the user).
+        assert signed_in.get(url(tournament, "odds")).json()["runs"] == 30
     fixture = tournament.fixtures.filter(stage="pool").order_by("pk").first()
     services.result_record(fixture=fixture, home_score=20, away_score=3, home_tries=3, away_tries=0)
     assert client.get(url(tournament, "odds")).json()["current"] is False  # the result is not in them yet
