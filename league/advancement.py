@@ -14,7 +14,7 @@ whatever the size of the tournament:
 * byes need nothing: a team with a bye is already in the next round's fixture.
 
 Only the knockout fixtures that draw from the changed fixture are read (by their
-sources, through the (tournament, stage) index), and a change goes on to *their*
+sources, through the index of the stages after the pools), and a change goes on to *their*
 dependants only when their own outcome changes. A change that would alter a knockout
 match that *has* been played raises a DomainError naming that match — which rolls the
 whole change back — unless the organiser asked to reset later rounds

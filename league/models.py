@@ -320,14 +320,18 @@ class Fixture(models.Model):
                                     name="fixture_unique_code"),
         ]
         indexes = [
+            # The public pages' sections (a round, a day, a pitch, the next kick-offs). Each index costs time on
+            # every one of a big league's half a million inserted fixtures (bench/fixture_generation.py measures
+            # each), so two of them hold only the rows their queries can ask for.
             models.Index(fields=["tournament", "round_number"]),
-            # The public pages' sections: a round of one stage, a day, a pitch, the next kick-offs. The first also
-            # serves advancement's read of a tournament's knockout fixtures after every result (a 1,000-team
-            # league, no knockout at all, was scanned whole to find none): no (tournament, stage) index besides,
-            # each index costing time on every one of a big league's half a million inserted fixtures.
-            models.Index(fields=["tournament", "stage", "round_number"], name="fixture_stage_round"),
+            # The stages after the pools (knockout, Swiss, solo), read after every result by advancement (a
+            # 1,000-team league, no knockout at all, was scanned whole to find none). A pool round is found by
+            # the index above: pool fixtures never enter this one.
+            models.Index(fields=["tournament", "round_number"], condition=~Q(stage="pool"),
+                         name="fixture_later_stage"),
             models.Index(fields=["tournament", "kickoff"], name="fixture_day"),
-            models.Index(fields=["tournament", "venue", "kickoff"], name="fixture_pitch"),
+            # A pitch's fixtures: only those with a pitch (a league without pitches writes none here).
+            models.Index(fields=["tournament", "venue", "kickoff"], condition=~Q(venue=""), name="fixture_pitch"),
             models.Index(fields=["tournament", "status", "kickoff", "slot"], name="fixture_next"),
         ]
 

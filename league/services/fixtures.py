@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
+from psycopg.copy import QueuedLibpqWriter
 
 from league import advancement, brackets, draws, scheduling
 from league.cache import tournament_changed
@@ -210,19 +211,29 @@ def _rows_copy(table: str, quoted: str, groups: Sequence[tuple[Any, ...]], colum
 
     makers = [(memo, group, isinstance(column, tuple)) for memo, group, column in zip(texts, groups, columns,
                                                                                         strict=True)]
+
+    def line_made_slowly(row: Sequence[Any]) -> str:
+        line = []
+        for (memo, group, grouped), value in zip(makers, row, strict=True):
+            text = memo.get(value)
+            if text is None:
+                text = memo[value] = text_of(group, grouped, value)
+            line.append(text)
+        return "\t".join(line) + suffix
+
     count = 0
     with connection.cursor() as cursor:
         checks_off = _row_checks_off(cursor)
-        with cursor.cursor.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
+        # A writer thread sends each chunk while this one makes the next: the database's work (the rows and their
+        # indexes) overlaps Python's instead of following it.
+        raw = cursor.cursor
+        with raw.copy(f"COPY {table} ({quoted}) FROM STDIN", writer=QueuedLibpqWriter(raw)) as copy:
             chunk: list[str] = []
             for row in rows:
-                line = []
-                for (memo, group, grouped), value in zip(makers, row, strict=True):
-                    text = memo.get(value)
-                    if text is None:
-                        text = memo[value] = text_of(group, grouped, value)
-                    line.append(text)
-                chunk.append("\t".join(line) + suffix)
+                try:  # every value seen before (nearly all rows): its text as it was made the first time
+                    chunk.append("\t".join([memo[value] for memo, value in zip(texts, row, strict=True)]) + suffix)
+                except KeyError:
+                    chunk.append(line_made_slowly(row))
                 if len(chunk) >= 20_000:
                     copy.write("".join(chunk))
                     count += len(chunk)

@@ -145,3 +145,22 @@ def test_a_big_league_is_a_complete_round_robin(organiser, settings):
     for number, home, away in pairs:
         by_round.setdefault(number, []).extend((home, away))
     assert len(by_round) == 119 and all(len(set(teams)) == len(teams) == 120 for teams in by_round.values())
+
+
+@on_postgresql
+@pytest.mark.parametrize(("queryset", "index"), [
+    (lambda t: Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT).order_by("round_number"),
+     "fixture_later_stage"),
+    (lambda t: Fixture.objects.filter(tournament=t, venue="Pitch 2").order_by("kickoff"), "fixture_pitch"),
+])
+def test_the_partial_indexes_serve_their_queries(organiser, queryset, index):
+    """Pool fixtures stay out of the later stages' index and fixtures without a pitch out of the pitches' (a big
+    league's generation writes neither); the queries that need them still find them (sequential scans off, so
+    the plan shows whether the index can serve the query at all)."""
+    tournament = make_tournament("idx", user=organiser, teams=("FRA", "NZL", "ITA", "URU"), pools=1)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        sql, params = queryset(tournament).query.sql_with_params()
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert index in plan, plan
