@@ -270,10 +270,11 @@ EVENT_REGISTRATION_RATE = os.environ.get("EVENT_REGISTRATION_RATE", "60/h")
 
 # -- Limits on what one organiser's request may create or send -------------------------------------------------
 
-MAX_TEAMS_PER_TOURNAMENT = env_int("MAX_TEAMS_PER_TOURNAMENT", 256)
+# A 1,000-team league (499,500 fixtures in a single round robin) by default: its generation runs on the workers.
+MAX_TEAMS_PER_TOURNAMENT = env_int("MAX_TEAMS_PER_TOURNAMENT", 1000)
 # Fixtures written in one go: a generation that would make more runs as a background task with progress.
 FIXTURES_PER_REQUEST = env_int("FIXTURES_PER_REQUEST", 2000)
-MAX_FIXTURES_PER_TOURNAMENT = env_int("MAX_FIXTURES_PER_TOURNAMENT", 40000)
+MAX_FIXTURES_PER_TOURNAMENT = env_int("MAX_FIXTURES_PER_TOURNAMENT", 500_000)
 # Every import (web forms and API, file or pasted text): the size of the file, and the errors listed.
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 1_000_000)
 MAX_IMPORT_ERRORS = env_int("MAX_IMPORT_ERRORS", 50)

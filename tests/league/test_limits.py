@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from league import services
 from league.errors import DomainError
-from league.models import Fixture, FixtureJob, Result
+from league.models import Fixture, FixtureJob, Result, Team
 from tests.league.api_factories import make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +76,21 @@ def test_fixtures_per_tournament_are_bounded(settings, organiser):
     with pytest.raises(DomainError, match="at most 20"):
         services.fixtures_generate_round_robin(tournament=tournament)
     assert not Fixture.objects.filter(tournament=tournament).exists()
+
+
+def test_the_default_limits_take_a_thousand_team_league(organiser, django_capture_on_commit_callbacks):
+    """Out of the box (no setting raised) a 1,000-team league is accepted and its 499,500 fixtures go to the
+    workers; its double round robin (999,000) is refused with the way forward."""
+    Team.objects.bulk_create([Team(code=f"K{i:03d}", name=f"Club {i}") for i in range(1000)])
+    tournament = make_tournament("thousand", user=organiser, teams=(), fixtures=False)
+    services.entries_add(tournament=tournament, teams=[f"K{i:03d}" for i in range(1000)], pool="A")
+    with pytest.raises(DomainError, match="999,000 fixtures"):
+        services.fixtures_generate_or_queue(tournament=tournament, user=organiser, double=True)
+    with django_capture_on_commit_callbacks(execute=False):
+        job = services.fixtures_generate_or_queue(tournament=tournament, user=organiser)
+    assert job is not None and job.total == 499_500
+    with pytest.raises(DomainError, match="at most 1000 teams"):
+        services.entries_add(tournament=tournament, teams=["FRA"], pool="A")
 
 
 def test_a_preset_too_large_for_a_request_is_refused_with_the_way_forward(settings, organiser):
