@@ -210,12 +210,19 @@ def tournament_new(request):
         except ValidationError as exc:
             form_error(form, exc)
         else:
+            count = tournament.entries.count()
+            if tournament.status == Tournament.Status.DRAFT and count:
+                messages.success(request, _(
+                    "Draft “%(name)s” created with %(count)s teams. Their fixtures are too many to make at once: "
+                    "generate them here, and a worker makes them while a progress page follows it.")
+                    % {"name": tournament.name, "count": count})
+                return redirect("league:manage_fixtures", slug=tournament.slug)
             if tournament.status == Tournament.Status.DRAFT:
                 messages.success(request, _("Draft “%(name)s” created. Next: add its teams.")
                                  % {"name": tournament.name})
                 return redirect("league:manage_teams", slug=tournament.slug)
             messages.success(request, _("Tournament “%(name)s” created with %(count)s teams.")
-                             % {"name": tournament.name, "count": tournament.entries.count()})
+                             % {"name": tournament.name, "count": count})
             return redirect("league:manage", slug=tournament.slug)
     return render(request, "league/tournament_new.html", {
         "form": form, "formats": forms.format_descriptions(), "format_fields": _format_fields()})

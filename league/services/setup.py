@@ -23,7 +23,7 @@ from league.formats import FORMATS, format_of
 from league.models import Entry, Fixture, FixtureJob, Team, Tournament
 from league.services.fixtures import bracket_fixtures_create, fixtures_generate_round_robin, pools_fill
 from league.services.schedule import schedule_settings_save
-from league.services.teams import teams_from_rows
+from league.services.teams import entries_add, teams_from_rows
 from league.services.tournaments import tournament_create, tournament_require_open, tournament_update
 
 
@@ -80,13 +80,32 @@ def tournament_start(*, format: str, name: str, user: Any, slug: str | None = No
             chosen += list(Team.objects.filter(is_nation=True).order_by("world_ranking", "code"))
         chosen += list(teams)
         chosen += teams_from_rows(rows=team_rows, owner=user)
-    if chosen or fmt.fixed_teams:
+    too_many = round_robin_fixtures(fmt, len(chosen), options) > int(settings.FIXTURES_PER_REQUEST)
+    if (chosen and not too_many) or fmt.fixed_teams:
         return fmt.preset(name=name, slug=slug, teams=chosen, user=user, ruleset=ruleset, **options)
     fields = {key: options[key] for key in ("points_system", "points_rules", "visibility", "time_zone")
               if options.get(key) is not None}
-    return tournament_create_blank(name=name, slug=slug, format=format, ruleset=ruleset, user=user,
-                                   double_round_robin=bool(options.get("double")), status=Tournament.Status.DRAFT,
-                                   format_options=fmt.options(options), **fields)
+    tournament = tournament_create_blank(name=name, slug=slug, format=format, ruleset=ruleset, user=user,
+                                         double_round_robin=bool(options.get("double")),
+                                         status=Tournament.Status.DRAFT, format_options=fmt.options(options), **fields)
+    if chosen:
+        # More fixtures than one request makes (a 1,000-team league: 499,500): a draft with its teams, whose
+        # fixtures a worker makes from its Fixtures page (``fixtures_generate_or_queue``, with a progress page).
+        entries_add(tournament=tournament, teams=chosen, user=user)
+    return tournament
+
+
+def round_robin_fixtures(fmt: Any, teams: int, options: Mapping[str, Any]) -> int:
+    """How many fixtures ``fmt``'s preset would make at once for ``teams`` teams: its pools' round robins (the
+    other formats make a round or a bracket, a few per team)."""
+    if not fmt.round_robin or teams < 2:
+        return 0
+    try:
+        pools = max(1, int(options.get("pools") or fmt.default_pool_count))
+    except (TypeError, ValueError):
+        pools = fmt.default_pool_count
+    per_pool = -(-teams // pools)
+    return pools * per_pool * (per_pool - 1) // 2 * (2 if options.get("double") else 1)
 
 
 @transaction.atomic

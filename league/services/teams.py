@@ -155,22 +155,29 @@ def team_delete(*, team: Team, user: Any = None) -> None:
 
 
 def _unique_code(name: str, taken: set[str]) -> str:
-    """A short code for a new team: letters of its name, then digits, avoiding codes in use."""
+    """A short code for a new team: its initials or the letters of its name, its own number ("Team 12" ->
+    "TEA12"), then letters and a counter (enough codes for a 1,000-team league of "Club 1" to "Club 1000"),
+    avoiding codes in use."""
     letters = "".join(c for c in name.upper() if c.isascii() and c.isalnum()) or "TEAM"
+    alpha = "".join(c for c in letters if c.isalpha()) or "T"
+    digits = "".join(c for c in letters if c.isdigit())
     words = [w for w in name.upper().split() if w]
     candidates = []
     if len(words) >= 2:
         candidates.append("".join(w[0] for w in words if w[0].isascii() and w[0].isalnum())[:5])
     candidates.append(letters[:3])
     candidates.append(letters[:5])
+    if 1 <= len(digits) <= 4:
+        candidates.append(alpha[:5 - len(digits)] + digits)
     for candidate in candidates:
         if len(candidate) >= 2 and candidate not in taken:
             return candidate
-    base = letters[:3].ljust(2, "X")
-    for n in range(1, 100):
-        candidate = f"{base}{n}"[:5]
-        if candidate not in taken:
-            return candidate
+    # Shorter prefixes leave room for longer counters: CLU1-CLU99, then CL100-CL999, then C1000-C9999.
+    for width, prefix in ((2, letters[:3].ljust(2, "X")), (3, alpha[:2].ljust(2, "X")), (4, alpha[:1])):
+        for n in range(1 if width == 2 else 10 ** (width - 1), 10 ** width):
+            candidate = f"{prefix}{n}"[:5]
+            if candidate not in taken:
+                return candidate
     raise DomainError(_("Could not find a free short code for “%(name)s”: give one.") % {"name": name})
 
 

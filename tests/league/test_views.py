@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from league import services
-from league.models import Fixture, Result, ResultChange, Team, Tournament
+from league.models import Fixture, FixtureJob, Result, ResultChange, Team, Tournament
 from league.services import tournament_create_from_preset as preset_run
 
 pytestmark = pytest.mark.django_db
@@ -283,6 +283,33 @@ def test_create_from_preset(org_client):
     assert tournament.entries.count() == 20 and tournament.fixtures.filter(stage="pool").count() == 40
 
 
+def test_a_league_too_big_for_one_request_is_a_draft_with_its_teams(org_client, settings,
+                                                                   django_capture_on_commit_callbacks):
+    """Pasting more teams than one request makes fixtures for (a 1,000-team league: 499,500, a minute and more)
+    creates the tournament with its teams at once, as a draft, and sends the organiser to its Fixtures page, where
+    a worker makes them; a small one is still made whole."""
+    settings.FIXTURES_PER_REQUEST = 20  # 8 teams: 28 fixtures
+    response = org_client.post(reverse("league:tournament_new"), {
+        "name": "Winter board league", "slug": "winter", "ruleset": "manual", "format": "league",
+        "points_system": "world_rugby", "visibility": "public",
+        "teams_text": "\n".join(f"Club {n}" for n in range(1, 9))})
+    tournament = Tournament.objects.get(slug="winter")
+    assert response.status_code == 302 and response["Location"] == reverse("league:manage_fixtures", args=["winter"])
+    assert tournament.status == Tournament.Status.DRAFT and tournament.entries.count() == 8
+    assert not tournament.fixtures.exists()
+    assert "too many to make at once" in page(org_client, response["Location"])
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = org_client.post(response["Location"], {"first_kickoff": "10:00", "slot_minutes": 30,
+                                                          "days_between_rounds": 0, "venues": ""})
+    job = FixtureJob.objects.get(tournament=tournament)
+    assert response["Location"] == reverse("league:manage_fixture_job", args=["winter", job.pk])
+    assert job.total == 28 and len(queued) == 1
+    response = org_client.post(reverse("league:tournament_new"), {
+        "name": "Small league", "slug": "small", "ruleset": "manual", "format": "league",
+        "points_system": "world_rugby", "visibility": "public", "teams_text": "Club 1\nClub 2\nClub 3"})
+    assert Tournament.objects.get(slug="small").fixtures.count() == 3
+
+
 def test_create_refuses_a_taken_slug(org_client, rwc):
     html = org_client.post(reverse("league:tournament_new"), {
         "name": "Again", "slug": "rwc", "preset": "", "ruleset": "manual", "format": "league",
@@ -426,7 +453,15 @@ def test_team_codes_are_unique_when_generated(organiser):
     assert _unique_code("Grey High School", set()) == "GHS"
     assert _unique_code("Grey High School", {"GHS"}) == "GRE"
     assert _unique_code("Al", {"AL"}) not in {"AL"}
+    assert _unique_code("Team 12", {"T1", "TEA", "TEAM1"}) == "TEA12"  # its own number
     assert Team.objects.filter(code="FRA").exists()
+    # A 1,000-team league pasted as "Club 0" to "Club 999", or all under one name: a code each (it was 100).
+    for names in ([f"Club {i}" for i in range(1000)], ["Barbarians"] * 1000):
+        taken: set[str] = set()
+        for name in names:
+            code = _unique_code(name, taken)
+            assert code not in taken and code.isalnum() and 2 <= len(code) <= 5
+            taken.add(code)
 
 
 def test_draw_page_shows_the_seed(org_client, league_draft):
