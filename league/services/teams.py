@@ -155,20 +155,20 @@ def team_delete(*, team: Team, user: Any = None) -> None:
 
 
 def _unique_code(name: str, taken: set[str]) -> str:
-    """A short code for a new team: its initials or the letters of its name, its own number ("Team 12" ->
-    "TEA12"), then letters and a counter (enough codes for a 1,000-team league of "Club 1" to "Club 1000"),
+    """A short code for a new team: with its own number ("Team 12" -> "TEA12"), else its initials or the letters
+    of its name, then letters and a counter (enough codes for a 1,000-team league of "Club 1" to "Club 1000"),
     avoiding codes in use."""
     letters = "".join(c for c in name.upper() if c.isascii() and c.isalnum()) or "TEAM"
     alpha = "".join(c for c in letters if c.isalpha()) or "T"
     digits = "".join(c for c in letters if c.isdigit())
     words = [w for w in name.upper().split() if w]
     candidates = []
+    if 1 <= len(digits) <= 4:  # first: "Club 0102" is C0102 beside its name in a phone's narrow table
+        candidates.append(alpha[:5 - len(digits)] + digits)
     if len(words) >= 2:
         candidates.append("".join(w[0] for w in words if w[0].isascii() and w[0].isalnum())[:5])
     candidates.append(letters[:3])
     candidates.append(letters[:5])
-    if 1 <= len(digits) <= 4:
-        candidates.append(alpha[:5 - len(digits)] + digits)
     for candidate in candidates:
         if len(candidate) >= 2 and candidate not in taken:
             return candidate
