@@ -43,6 +43,7 @@ from league import format_selectors, live_selectors, match_clock, schedule_selec
 from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version, versioned_answer
 from league.clients import client_ip, too_many_requests
 from league.errors import DomainError, error_text
+from league.formats import FORMATS
 from league.models import Entry, Pool, Result, Team, Tournament
 from league.permissions import (
     EDIT_DENIED_MESSAGE,
@@ -347,9 +348,9 @@ class TournamentViewSet(AuthenticateWhenAsked, mixins.ListModelMixin, mixins.Ret
 
     def _create_from_preset(self, preset, data, teams, options):
         # A preset writes everything in this request: a generation that large belongs on the workers.
-        count, pools = len(teams or []), max(1, int(options.get("pools") or 1))
-        per_pool = -(-count // pools)
-        planned = pools * per_pool * (per_pool - 1) // 2 * (2 if data.get("double_round_robin") else 1)
+        fmt = FORMATS.get(preset)  # an unknown preset is refused by the service, naming the known ones
+        planned = services.round_robin_fixtures(fmt, len(teams or []), {
+            "pools": options.get("pools"), "double": data.get("double_round_robin")}) if fmt else 0
         if planned > settings.FIXTURES_PER_REQUEST:
             raise DRFValidationError({"teams": [_(
                 "A preset makes at most %(limit)s fixtures at once (these teams would need %(planned)s). Create the "

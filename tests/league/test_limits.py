@@ -100,6 +100,21 @@ def test_a_preset_too_large_for_a_request_is_refused_with_the_way_forward(settin
     assert response.status_code == 400 and "Fixtures page" in str(response.json()["teams"])
 
 
+def test_only_round_robins_count_against_a_request(settings, organiser):
+    """A preset's fixtures are counted as its format makes them: 16 teams are 120 league fixtures (too many for a
+    request of 100) but 15 knockout matches (made at once)."""
+    settings.FIXTURES_PER_REQUEST = 100
+    Team.objects.bulk_create([Team(code=f"K{i:02d}", name=f"Club {i}", owner=organiser) for i in range(16)])
+    teams = [f"K{i:02d}" for i in range(16)]
+    league = _api(organiser).post("/api/tournaments/", {"name": "League", "slug": "league", "preset": "league",
+                                                        "teams": teams}, format="json")
+    assert league.status_code == 400 and "120" in str(league.json()["teams"])
+    cup = _api(organiser).post("/api/tournaments/", {"name": "Cup", "slug": "cup", "preset": "single_elimination",
+                                                     "teams": teams}, format="json")
+    assert cup.status_code == 201, cup.json()
+    assert Fixture.objects.filter(tournament__slug="cup").count() == 15
+
+
 def test_imports_are_size_limited_web_and_api(settings, organiser, client):
     make_tournament("imp", user=organiser, teams=("FRA", "NZL"))
     settings.MAX_UPLOAD_BYTES = 2000
