@@ -8,8 +8,25 @@ even seeds, away in odd ones) and prints its score with the 95% interval. ``--pe
 it measures the ceiling of what searching the same decisions (drop goal, penalty options) could be worth
 with perfect knowledge -- an upper bound for any player that cannot see the cards. A peeking player still
 plays the face-down cards as club does (the first one): choosing a card by peeking would be a different
-game, not a better decision. ``--decisions`` counts the decisions of each kind per match (club v club) and
-what the seat knows at each.
+game, not a better decision. ``--decisions`` counts the decisions of each kind per match (club v club).
+
+Measured (2026-11-24, seeds 0-199 unless said, 95% intervals):
+
+* decisions per match: ~148 blind card choices, 34.4 drop-goal offers (0.44 taken), 7.2 penalty options;
+  a card choice is blind for every seat (its own row is face down too, and every unseen card is
+  exchangeable with the pile), so only the drop goals and the penalties can separate two players;
+* what those decisions are worth at all: a player that never drops a goal and always taps scores 38.6%
+  [36.4-40.7] v club over 2,000 matches; random decisions 22.1% [20.3-23.9];
+* international v club at 300 playouts (per move): 51.0% [44.1-57.9]; peeking at the real position at
+  the same budget: 61.5% [54.7-68.3] -- knowing every card of the next set (whether the drop goal goes
+  over, whether the set ends in a try) is worth about 60%, so a player that cannot see them cannot get there;
+* tried and dropped, none separated from club: a learned win-chance table (4.9 million positions of 60,000
+  club-v-club matches) judging the playouts: 49.5% [42.6-56.4]; the same table one step ahead as the
+  default and the playout policy: 49.0% [42.1-55.9]; that one-step policy alone v club over 4,000
+  matches: 50.2% [48.7-51.7], though it disagrees with club 3.5 times a match (mostly: a drop goal club
+  declines);
+* at 10x the budget (3,000 playouts) the search overrules club at 4.2% of its decisions (300: 3.3%),
+  always with a drop goal club declined.
 """
 
 from __future__ import annotations
