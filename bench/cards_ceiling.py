@@ -18,8 +18,10 @@ Measured (2026-11-24, seeds 0-199 unless said, 95% intervals):
 * what those decisions are worth at all: a player that never drops a goal and always taps scores 38.6%
   [36.4-40.7] v club over 2,000 matches; random decisions 22.1% [20.3-23.9];
 * international v club at 300 playouts (per move): 51.0% [44.1-57.9]; peeking at the real position at
-  the same budget: 61.5% [54.7-68.3] -- knowing every card of the next set (whether the drop goal goes
-  over, whether the set ends in a try) is worth about 60%, so a player that cannot see them cannot get there;
+  the same budget: 61.5% [54.7-68.3], and 69.5% [63.1-75.9] over seeds 200-399 (65.5% [60.8-70.2] over
+  the 400) -- only knowing the cards of the next set (whether the drop goal goes over, whether the set
+  ends in a try) clears 60%, and a seat that cannot see them knows nothing about them (every unseen card
+  is exchangeable with the pile);
 * tried and dropped, none separated from club: a learned win-chance table (4.9 million positions of 60,000
   club-v-club matches) judging the playouts: 49.5% [42.6-56.4]; the same table one step ahead as the
   default and the playout policy: 49.0% [42.1-55.9]; that one-step policy alone v club over 4,000

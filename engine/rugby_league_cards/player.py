@@ -180,8 +180,8 @@ class RugbyLeagueInternationalPlayer(SearchPlayer):
     the position with the win-chance table.
 
     It is not separated from club (about 50%): club's drop goals and penalty choices are already close to
-    the best a seat that cannot see the cards can do, and even a search that peeks at every card reaches
-    only about 60% (``bench/cards_ceiling.py`` holds the measurements and what was tried)."""
+    the best a seat that cannot see the cards can do; only a search that peeks at every card clears 60%
+    (about 65%; ``bench/cards_ceiling.py`` holds the measurements and what was tried)."""
 
     move_iterations = 300
     simulation_iterations = 60
