@@ -109,15 +109,32 @@ def solo_run(ruleset: str, games: int, make: Callable[[], Player], times: list[f
     wins = draws = 0
     points = [0, 0]
     tries = [0, 0]
+    scores: list[float] = []  # per seed: 1 won, 1/2 drawn, 0 lost (for the paired comparison of two levels)
     for seed in range(games):
         outcome = play_match(new_game(ruleset, seed=seed), {0: Timed(make(), times)}).outcome()
         wins += outcome.winner == 0
         draws += outcome.winner is None
+        scores.append(1.0 if outcome.winner == 0 else 0.5 if outcome.winner is None else 0.0)
         for side in (0, 1):
             points[side] += int(outcome.points[side])
             tries[side] += outcome.tries[side]
-    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
+    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games, "scores": scores,
             "points": (points[0] / games, points[1] / games), "tries": (tries[0] / games, tries[1] / games)}
+
+
+def paired_text(stronger: dict, weaker: dict) -> str:
+    """Two levels' scores over the same seeds, seed by seed: the mean difference with its 95% interval (the
+    normal approximation of the per-seed differences) and the seeds each did better in. The same deals played
+    by both levels make this much tighter than comparing the two intervals."""
+    diffs = [a - b for a, b in zip(stronger["scores"], weaker["scores"], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / n)
+    low, high = 100 * (mean - 1.96 * spread), 100 * (mean + 1.96 * spread)
+    verdict = "yes" if low > 0 else ("no" if high < 0 else "not separated")
+    return (f"{100 * mean:+.1f} points of score [95% CI {low:+.1f} to {high:+.1f}] {verdict}; better in "
+            f"{sum(d > 0 for d in diffs)} seeds, worse in {sum(d < 0 for d in diffs)}, the same in "
+            f"{sum(d == 0 for d in diffs)}")
 
 
 def score_interval(r: dict) -> tuple[float, float, float]:
@@ -269,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)}); points {r['points'][0]:.1f}-"
                       f"{r['points'][1]:.1f}, tries {r['tries'][0]:.2f}-{r['tries'][1]:.2f}")
             ratings = elo(results, [*LEVELS, "non-player"], "non-player")
+            for weaker, stronger in zip(LEVELS, LEVELS[1:], strict=False):
+                print(f"{stronger} v {weaker} on the same seeds: "
+                      f"{paired_text(results[(stronger, 'non-player')], results[(weaker, 'non-player')])}")
         else:
             results = {}
             # The pairing the issue's target is about first (its line is printed as soon as it is played).
