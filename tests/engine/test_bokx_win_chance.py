@@ -99,3 +99,16 @@ def test_the_table_script_is_deterministic_for_its_seeds():
 def test_pool_adjacent_violators_gives_the_monotone_fit():
     assert _script().monotone([1.0, 3.0, 2.0, 4.0], [1.0, 1.0, 1.0, 1.0]) == [1.0, 2.5, 2.5, 4.0]
     assert _script().monotone([5.0, 1.0], [3.0, 1.0]) == [4.0, 4.0]
+
+
+def test_extra_time_is_judged_by_the_margin_and_the_clock():
+    player = BokxInternationalPlayer(iterations=8)
+    state = new_game("bokx", seed=4, options={"extra_time": True})
+    state.phase, state.actor, state.poss, state.y = "call", 1, 1, row_of(1, 10)
+    state.period, state.secs, state.period_len = 3, 0, 600
+    state.score = [20, 20]
+    level = player.evaluate(state, 0)
+    state.score = [23, 20]
+    assert 0.5 < player.evaluate(state, 0) < 1.0 and 0.0 < level < 0.5  # away holds the ball at halfway
+    state.period, state.period_len = 5, None  # sudden death: three points up, though the other side has the ball
+    assert player.evaluate(state, 0) > 0.75
