@@ -71,7 +71,8 @@ REGISTRATION_SUMMARIES = {
     "registered_waiting": gettext_lazy("%(player)s registered (on the waiting list)."),
     "moved_up_more_places": gettext_lazy("%(player)s moved up from the waiting list (more places)."),
     "moved_up_after_removal": gettext_lazy("%(player)s moved up from the waiting list (%(removed)s removed)."),
-    "settings": gettext_lazy("Registration: %(what)s."),
+    "settings": gettext_lazy("Registration: %(what)s."),  # before the changes were stored as values
+    "settings_changed": gettext_lazy("Registration: %(changes)s."),
     "edited": gettext_lazy("%(player)s edited: %(fields)s."),
     "approved": gettext_lazy("%(player)s approved."),
     "removed": gettext_lazy("%(player)s removed."),
@@ -92,7 +93,29 @@ _PARAM_LABELS = {
 }
 
 
+# A registration setting's change, [field, old, new] in ``changes``: "closed", "places 20 → 24".
+_SETTING_CHANGES = {
+    ("registration_open", True): gettext_lazy("opened"),
+    ("registration_open", False): gettext_lazy("closed"),
+    ("hide_surnames", True): gettext_lazy("surnames hidden"),
+    ("hide_surnames", False): gettext_lazy("surnames shown"),
+}
+
+
+def _setting_change(field: str, old: Any, new: Any) -> str:
+    text = _SETTING_CHANGES.get((field, new))
+    if text is not None:
+        return str(text)
+    if field == "registration_cap":
+        unlimited = _("no limit")
+        return _("places %(old)s → %(new)s") % {"old": unlimited if old is None else old,
+                                                 "new": unlimited if new is None else new}
+    return f"{field} {old} → {new}"
+
+
 def _param(key: str, value: Any, params: Mapping[str, Any]) -> Any:
+    if key == "changes" and isinstance(value, list):
+        return ", ".join(_setting_change(*change) for change in value)
     if key == "when":
         if value is None:
             return _("a time to be decided")

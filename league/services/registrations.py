@@ -181,8 +181,8 @@ def registration_settings_save(*, event: Event, user: Any = None, **values: Any)
         locked.save(update_fields=[*values] if values else None)
         changed = [name for name in SETTINGS_FIELDS if old[name] != getattr(locked, name)]
         if changed:
-            _record(locked, RegistrationChange.Action.SETTINGS, Coded("settings", {"what": ", ".join(
-                f"{name} {old[name]} → {getattr(locked, name)}" for name in changed)}), user=user)
+            _record(locked, RegistrationChange.Action.SETTINGS, Coded("settings_changed", {"changes": [
+                [name, old[name], getattr(locked, name)] for name in changed]}), user=user)
         if "registration_cap" in changed:
             _move_up(locked, user)
         # The entries' public names follow "hide surnames".

@@ -6,6 +6,7 @@ reproducible from their seed, dice ties thrown again) making the players' entrie
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +38,19 @@ def evening(organiser):
                                             registration_cap=4)
     tournament = event_services.division_create(event=event, name="Cup", user=organiser)
     return event, tournament.division
+
+
+def test_a_settings_change_reads_in_words_in_each_language(evening, organiser):
+    """The history says "closed, places 4 → no limit, surnames hidden", in the reader's language, not the
+    fields' names and Python's True/False."""
+    event, _division = evening
+    reg_services.registration_settings_save(event=event, user=organiser, registration_open=False,
+                                            registration_cap=None, hide_surnames=True)
+    change = RegistrationChange.objects.filter(event=event).order_by("-pk").first()
+    assert change.summary_text == "Registration: closed, places 4 → no limit, surnames hidden."
+    with translation.override("fr"):
+        text = change.summary_text
+    assert "fermée" in text and "aucune limite" in text and "True" not in text and "registration_open" not in text
 
 
 def sign_up(event, first, surname="Smith", **fields):
