@@ -36,6 +36,9 @@ def test_friendly_form_shows_the_engine_refusal(organiser):
     assert response.status_code == 200
     assert "at least 1" in response.content.decode()
     assert Match.objects.count() == 0
+    # The JSON settings are folded away for a parent on a phone, and unfolded when they were used or refused.
+    assert "<details><summary>" in signed_in(organiser).get("/matches/new/").content.decode()
+    assert "<details open><summary>" in response.content.decode()
 
 
 def test_starting_a_fixture_whose_stored_options_are_bad_is_a_message(tournament, organiser):
