@@ -76,7 +76,7 @@ def test_registration_changes_are_codes_shown_in_the_readers_language(organiser,
     reg_services.registration_remove(registration=ann, user=organiser)
     codes = list(RegistrationChange.objects.filter(event=event).order_by("id").values_list("summary_code",
                                                                                            "summary"))
-    assert codes == [("settings", ""), ("registered_place", ""), ("registered_waiting", ""), ("removed", ""),
+    assert codes == [("settings_changed", ""), ("registered_place", ""), ("registered_waiting", ""), ("removed", ""),
                      ("moved_up_after_removal", "")]
     moved = RegistrationChange.objects.get(event=event, summary_code="moved_up_after_removal")
     assert moved.registration_id == ben.pk
