@@ -13,8 +13,10 @@ itself as well as against people:
   broke ties towards passing, assuming the reply ended the draft: two of them let 44% of
   seasons end 0-0 and 43% of drafts pass without an exchange.)
 
-Teams are scored as bitmasks through a cached table of their features (count of strikers,
-multiplier of their longest run), so a move costs a few hundred dictionary look-ups.
+Teams are bitmasks, scored through their "kind" (count of strikers and multiplier of the longest run: 24
+kinds, cached per team) and a precomputed table of seasons between kinds. The opponent's replies are worked
+out only for the exchanges that the season as it would stand does not already rule out, so a move costs a
+few dozen look-ups.
 It reads only ``view(seat)`` (its ``player_board``: the teams, the draft and the counts).
 """
 
@@ -33,6 +35,7 @@ from engine.seasons.rules import (
     RANKS,
     SEASONS,
     STRIKER_RANKS,
+    TEAM_SIZE,
     SeasonsState,
     swap_action,
 )
@@ -56,36 +59,12 @@ def _longest_run(bits: int) -> int:
     return best
 
 
-# Longest same-kind run within one suit's 13 rank bits (runs never cross 10-J: INTERPRETATIONS #4).
-_SUIT_RUN = [max(_longest_run(m & ((1 << _DEFENDER_SPAN) - 1)), _longest_run(m >> _DEFENDER_SPAN))
-             for m in range(1 << 13)]
-_MULTIPLIER = [MELD_MULTIPLIER.get(min(run, 5), 1) for run in range(14)]
-# Teams recur from move to move within a match: a bounded cache of their features.
-_FEATURES: dict[int, tuple[int, int]] = {}
-_FEATURES_MAX = 50_000
-
-
-def features(team: int) -> tuple[int, int]:
-    """(strikers, multiplier) of a team bitmask (the multiplier of its longest run; 1 without one)."""
-    found = _FEATURES.get(team)
-    if found is None:
-        run = _SUIT_RUN
-        found = ((team & STRIKER_BITS).bit_count(),
-                 _MULTIPLIER[max(run[team & 0x1FFF], run[(team >> 13) & 0x1FFF], run[(team >> 26) & 0x1FFF],
-                                 run[team >> 39])])
-        if len(_FEATURES) >= _FEATURES_MAX:
-            _FEATURES.clear()
-        _FEATURES[team] = found
-    return found
-
-
-def season_value(mine: int, theirs: int) -> int:
-    """How good team ``mine`` is against ``theirs`` this season: the result first (+/-100), then the margin.
-
-    The same scoring as the rules' ``score_season`` (a team is five cards, so a striker surplus of n is a
-    defender deficit of n): a surplus is multiplied by the owner's run.
-    """
-    return _value(features(mine), features(theirs))
+_MULTIPLIERS = sorted({1, *MELD_MULTIPLIER.values()})  # 1, 3, 6, 9: they grow with the run
+# Per suit's 13 rank bits: the index in _MULTIPLIERS of its longest same-kind run's multiplier (runs never cross
+# 10-J: INTERPRETATIONS #4). A team's multiplier is that of its longest run: the largest index over the suits.
+_SUIT_MULTIPLIER = [_MULTIPLIERS.index(MELD_MULTIPLIER.get(min(run, 5), 1))
+                    for run in (max(_longest_run(m & ((1 << _DEFENDER_SPAN) - 1)), _longest_run(m >> _DEFENDER_SPAN))
+                                for m in range(1 << 13))]
 
 
 def _value(mine: tuple[int, int], theirs: tuple[int, int]) -> int:
@@ -99,10 +78,49 @@ def _value(mine: tuple[int, int], theirs: tuple[int, int]) -> int:
     return 100 * ((a > b) - (a < b)) + a - b
 
 
+# A team's features (strikers, multiplier) take only 24 values: the player works with their number, the team's
+# "kind" (strikers * 4 + the multiplier's index), so that a season between two kinds is one look-up in VALUE
+# (the player's hot path) and a team's strength another.
+KIND_FEATURES = [(strikers, mult) for strikers in range(TEAM_SIZE + 1) for mult in _MULTIPLIERS]
+VALUE = [[_value(mine, theirs) for theirs in KIND_FEATURES] for mine in KIND_FEATURES]
+STRENGTH = [2 * strikers + mult for strikers, mult in KIND_FEATURES]
+
+
+class _Kinds(dict):
+    """Team bitmask -> its kind, worked out on first sight: teams recur from move to move within a match."""
+
+    limit = 50_000
+
+    def __missing__(self, team: int) -> int:
+        suit = _SUIT_MULTIPLIER
+        kind = (team & STRIKER_BITS).bit_count() * len(_MULTIPLIERS) + max(
+            suit[team & 0x1FFF], suit[(team >> 13) & 0x1FFF], suit[(team >> 26) & 0x1FFF], suit[team >> 39])
+        if len(self) >= self.limit:
+            self.clear()
+        self[team] = kind
+        return kind
+
+
+KINDS = _Kinds()
+
+
+def features(team: int) -> tuple[int, int]:
+    """(strikers, multiplier) of a team bitmask (the multiplier of its longest run; 1 without one)."""
+    return KIND_FEATURES[KINDS[team]]
+
+
+def season_value(mine: int, theirs: int) -> int:
+    """How good team ``mine`` is against ``theirs`` this season: the result first (+/-100), then the margin.
+
+    The same scoring as the rules' ``score_season`` (a team is five cards, so a striker surplus of n is a
+    defender deficit of n): a surplus is multiplied by the owner's run.
+    """
+    return VALUE[KINDS[mine]][KINDS[theirs]]
+
+
 def team_strength(team: int) -> int:
     """A team's worth for the seasons to come: strikers, and the multiplier of its run."""
-    strikers, mult = features(team)
-    return 2 * strikers + mult
+    return STRENGTH[KINDS[team]]
 
 
 @register_player("seasons", "club")
@@ -120,51 +138,65 @@ class SeasonsClubPlayer(Player):
         board = view["board"]
         team_cards, draft_cards = board["teams"][me], board["draft"]
         mine, theirs = _mask(team_cards), _mask(board["teams"][1 - me])
-        their_now = features(theirs)
-        value = _value
-        # The opponent's replies, by the card it would take (one of the draft cards we leave, or the one we
-        # release): only the features of the team it would make matter.
-        replies: dict[int, set[tuple[int, int]]] = {}
-        if board["exchanges"][1 - me] < board["max_exchanges"]:
-            their_cards = _bits(theirs)
-            for card in (*draft_cards, *team_cards):
-                bit = BIT[card]
-                replies[bit] = {features(theirs - give + bit) for give in their_cards}
+        kinds = KINDS
+        their_now = kinds[theirs]
         draft = [BIT[c] for c in draft_cards]
-        # worst[f][bit]: our season, with team features f, after the opponent's best reply taking ``bit``.
-        worst_by_bit: dict[tuple[int, int], dict[int, int]] = {}
+        # The opponent's replies take one of the draft cards we leave, or the one we release (none when it has
+        # no exchange left: its pass leaves the season as it stands). Worked out only as far as asked: most
+        # exchanges are ruled out by the season as it would stand.
+        their_cards = _bits(theirs) if board["exchanges"][1 - me] < board["max_exchanges"] else []
+        made: dict[int, set[int]] = {}  # card bit -> the kinds of the teams the opponent makes by taking it
+        # after[kind][bit]: our season, with a team of that kind, after the opponent's best reply taking ``bit``
+        # (or its pass).
+        after: dict[int, dict[int, int]] = {}
 
-        def worst(team: tuple[int, int], pool: list[int]) -> int:
-            """Our season after the opponent's best reply (its pass leaves the season as it stands)."""
-            table = worst_by_bit.get(team)
-            if table is None:
-                base = value(team, their_now)
-                table = worst_by_bit[team] = {bit: min([base, *(value(team, t) for t in found)])
-                                              for bit, found in replies.items()}
-                table[0] = base
-            result = table[0]
-            for bit in pool:
-                v = table.get(bit, result)
-                if v < result:
-                    result = v
-            return result
+        def after_reply(team: int, bit: int) -> int:
+            """Works out ``after[team][bit]`` (``after[team]`` exists)."""
+            theirs_made = made.get(bit)
+            if theirs_made is None:
+                theirs_made = made[bit] = {kinds[theirs - give + bit] for give in their_cards}
+            row = VALUE[team]
+            found = after[team][bit] = min([row[their_now], *[row[t] for t in theirs_made]])
+            return found
 
-        mine_now = features(mine)
-        now = value(mine_now, their_now)
+        mine_now = kinds[mine]
+        now = VALUE[mine_now][their_now]
         # Passing: after the opponent's pass it ends the draft; otherwise the opponent may still exchange.
         best = PASS
-        best_key = (now if board["passes"] >= 1 else worst(mine_now, draft), now, 2 * mine_now[0] + mine_now[1],
-                    True)
+        if board["passes"] >= 1:
+            season = now
+        else:
+            after[mine_now] = {}
+            season = min([after_reply(mine_now, bit) for bit in draft], default=now)
+        best_key = (season, now, STRENGTH[mine_now], True)
         for i, take in enumerate(draft_cards):
-            take_bit = BIT[take]
+            take_bit = draft[i]
             rest = draft[:i] + draft[i + 1:]
             for give in team_cards:
                 give_bit = BIT[give]
-                feats = features(mine - give_bit + take_bit)
+                kind = kinds[mine - give_bit + take_bit]
                 # Their pass or exchange leaves us to act again: the season as it would then stand. Ties: the
                 # better position if the reply is weak, then the stronger team, then passing (an exchange that
-                # changes nothing is not worth making).
-                key = (worst(feats, [*rest, give_bit]), value(feats, their_now), 2 * feats[0] + feats[1], False)
+                # changes nothing is not worth making). A season no better than the best so far cannot make up
+                # for it (the rest of the key only breaks ties): the search stops there.
+                as_it_stands = VALUE[kind][their_now]
+                if as_it_stands < best_key[0]:
+                    continue
+                season = as_it_stands
+                table = after.get(kind)
+                if table is None:
+                    table = after[kind] = {}
+                for bit in (give_bit, *rest):
+                    value = table.get(bit)
+                    if value is None:
+                        value = after_reply(kind, bit)
+                    if value < season:
+                        season = value
+                        if season < best_key[0]:
+                            break
+                if season < best_key[0]:
+                    continue
+                key = (season, as_it_stands, STRENGTH[kind], False)
                 if key > best_key:
                     best, best_key = swap_action(take, give), key
         return best

@@ -197,8 +197,9 @@ class SeasonsState(GameState):
         n = min(DRAFT_SIZE, len(self.stock))
         self.draft = self.stock[:n]
         self.stock = self.stock[n:]
-        self.emit("draft", None, f"Draft for season {self.season + 1} turned up: "
-                                 f"{', '.join(map(card_label, self.draft))}.", cards=list(self.draft))
+        if self.record_events:
+            self.emit("draft", None, f"Draft for season {self.season + 1} turned up: "
+                                     f"{', '.join(map(card_label, self.draft))}.", cards=list(self.draft))
 
     def decided(self) -> bool:
         """A side has won more than half of the 11 seasons (halved seasons count ½): the match is won.
@@ -221,19 +222,21 @@ class SeasonsState(GameState):
         self.results.append({"season": self.season, "points": points, "winner": winner,
                              "teams": [list(self.teams[HOME]), list(self.teams[AWAY])],
                              "breakdown": [home, away]})
-        verdict = "halved" if winner is None else f"won by {SEAT_NAMES[winner]}"
-        self.emit("season", winner, f"Season {self.season}: {points[0]}-{points[1]}, {verdict}.",
-                  season=self.season, points=points, winner=winner,
-                  teams=[list(self.teams[HOME]), list(self.teams[AWAY])])
+        if self.record_events:
+            verdict = "halved" if winner is None else f"won by {SEAT_NAMES[winner]}"
+            self.emit("season", winner, f"Season {self.season}: {points[0]}-{points[1]}, {verdict}.",
+                      season=self.season, points=points, winner=winner,
+                      teams=[list(self.teams[HOME]), list(self.teams[AWAY])])
         if self.season >= SEASONS or not self.stock or self.decided():
             self.over = True
             self.turn = None
             self.draft = []
-            out = self.outcome()
-            won = [json_number(p) for p in out.points]
-            early = "" if self.season >= SEASONS else f" (decided after {self.season} of {SEASONS} seasons)"
-            self.emit("full_time", out.winner, f"Full time: {won[0]}-{won[1]} in seasons{early}.", seasons=won,
-                      decided_after=self.season)
+            if self.record_events:
+                out = self.outcome()
+                won = [json_number(p) for p in out.points]
+                early = "" if self.season >= SEASONS else f" (decided after {self.season} of {SEASONS} seasons)"
+                self.emit("full_time", out.winner, f"Full time: {won[0]}-{won[1]} in seasons{early}.",
+                          seasons=won, decided_after=self.season)
             return
         self._turn_up_draft()
         if winner is None:
@@ -261,11 +264,12 @@ class SeasonsState(GameState):
     def _apply(self, seat: int, action: str) -> None:
         if action == PASS:
             self.passes += 1
-            if self.exchanges[seat] >= self.options["max_exchanges"]:
-                self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} has no exchanges left and passes.",
-                          forced=True)
-            else:
-                self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} is satisfied with the team.")
+            if self.record_events:
+                if self.exchanges[seat] >= self.options["max_exchanges"]:
+                    self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} has no exchanges left and passes.",
+                              forced=True)
+                else:
+                    self.emit("pass", seat, f"{SEAT_NAMES[seat].title()} is satisfied with the team.")
             if self.passes >= 2:
                 self._end_draft()
                 return
@@ -276,14 +280,16 @@ class SeasonsState(GameState):
             self.draft[self.draft.index(take)] = give
             self.exchanges[seat] += 1
             self.passes = 0
-            self.emit("swap", seat, f"{SEAT_NAMES[seat].title()} drafts {card_label(take)} and releases "
-                      f"{card_label(give)}.", take=take, give=give)
+            if self.record_events:
+                self.emit("swap", seat, f"{SEAT_NAMES[seat].title()} drafts {card_label(take)} and releases "
+                          f"{card_label(give)}.", take=take, give=give)
         self.turn = 1 - seat
 
     def _end_draft(self) -> None:
         self.retired.extend(self.draft)
-        self.emit("retire", None, f"Draft retired: {', '.join(map(card_label, self.draft))}.",
-                  cards=list(self.draft))
+        if self.record_events:
+            self.emit("retire", None, f"Draft retired: {', '.join(map(card_label, self.draft))}.",
+                      cards=list(self.draft))
         self.draft = []
         self._tabulate()
 
