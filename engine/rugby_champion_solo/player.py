@@ -99,10 +99,49 @@ def _result_value(margin: int, lose_one: float) -> float:
 _RESULTS = {lose_one: {m: _result_value(m, lose_one) for m in range(-12, 13)} for lose_one in (NP_TRY, -0.8, LOSE_ONE)}
 
 
-# won_value's answers per (chance of a foul, share of each blue card, worth of a loss by 1): a handful of keys,
-# since the support pile only ever lacks the Kickers set aside. Used only when a support draw is to come
-# (otherwise a won challenge is worth its plain result), so the blue bonuses are always _BLUES.
-_SUPPORTED: dict[tuple[float, float, float], dict[int, float]] = {}
+def _won_value(margin: int, foul: float, blue_share: float, lose_one: float) -> float:
+    """A won challenge's worth once the Non-player's support draw is made (a foul, a bonus, or nothing)."""
+    v = foul * 0.5
+    rest = 1.0 - foul
+    for bonus in _BLUES:
+        v += _result_value(int(margin - bonus), lose_one) * blue_share
+        rest -= blue_share
+    return v + rest * _result_value(margin, lose_one)
+
+
+# _WORTHS[situation][ctype][my group][their group]: what a challenge between two groups is worth, per situation
+# (chance of a foul, share of each blue card, worth of a loss by 1, whether a support draw is to come): a handful
+# of situations, since the support pile only ever lacks the Kickers set aside, so they are kept all match long.
+_WORTHS: dict[tuple[float, float, float, bool], dict[str, list[list[float]]]] = {}
+
+
+def _challenge_worths(foul: float, blue_share: float, lose_one: float, supported: bool) -> dict[str, list[list[float]]]:
+    key = (foul, blue_share, lose_one, supported)
+    found = _WORTHS.get(key)
+    if found is None:
+        results = _RESULTS[lose_one]
+
+        def worth(margin: int | None) -> float:
+            if margin is None:  # a scrum: half a win
+                return 0.5
+            if margin >= 1 and supported:
+                return _won_value(margin, foul, blue_share, lose_one)
+            return results[margin]
+
+        found = _WORTHS[key] = {ctype: [[worth(m) for m in row] for row in rows] for ctype, rows in _MARGINS.items()}
+    return found
+
+
+class _PlayParts(dict):
+    """``"play:<card>:<type>[:<direction>]"`` -> (card, type), split once per action string."""
+
+    def __missing__(self, action: str) -> tuple[str, str]:
+        parts = action.split(":")
+        found = self[action] = (parts[1], parts[2])
+        return found
+
+
+_PLAY_PARTS = _PlayParts()
 
 
 def _card_worth(c: JSON) -> float:
@@ -161,23 +200,7 @@ class RugbyChampionClubPlayer(Player):
         np_adv = board["advantage"] == "away"
         my_adv = board["advantage"] == "home"
         lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
-        results = _RESULTS[lose_one]
-
-        # A won challenge's worth by margin, for this support pile and Advantage (kept across decisions: the
-        # same few situations come back all match long).
-        supported = _SUPPORTED.setdefault((foul, blue_share, lose_one), {})
-
-        def won_value(margin: int) -> float:
-            """A won challenge's worth once the Non-player's support draw is made (a foul, a bonus, or nothing)."""
-            found = supported.get(margin)
-            if found is None:
-                v = foul * 0.5
-                rest = 1.0 - foul
-                for bonus in blues:
-                    v += _result_value(int(margin - bonus), lose_one) * blue_share
-                    rest -= blue_share
-                found = supported[margin] = v + rest * _result_value(margin, lose_one)
-            return found
+        worths = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
 
         # The unseen cards counted by group, per challenge type (in the order the groups first appear in the
         # deck-ordered unseen cards: the sums below add up in that order).
@@ -186,24 +209,17 @@ class RugbyChampionClubPlayer(Player):
         by_group: dict[tuple[int, str], float] = {}
         values: dict[str, float] = {}
         for action in legal:
-            parts = action.split(":")
-            card_id, ctype = parts[1], parts[2]
+            card_id, ctype = _PLAY_PARTS[action]
             mine = _GROUP_OF[ctype][card_id]
             total = by_group.get((mine, ctype))
             if total is None:
                 by_type = groups.get(ctype)
                 if by_type is None:
                     by_type = groups[ctype] = Counter(map(_GROUP_OF[ctype].__getitem__, unseen_ids))
-                margins = _MARGINS[ctype][mine]
+                worth_against = worths[ctype][mine]
                 total = 0.0
                 for theirs, count in by_type.items():
-                    margin = margins[theirs]
-                    if margin is None:
-                        total += 0.5 * count
-                    elif margin >= 1 and (foul or blues):
-                        total += won_value(margin) * count
-                    else:
-                        total += results[margin] * count
+                    total += worth_against[theirs] * count
                 by_group[mine, ctype] = total
             worth = _WORTH.get(card_id)
             values[action] = total / n_unseen - (_card_worth(hand[card_id]) if worth is None else worth)
