@@ -217,28 +217,34 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
     """
     if not events and not any(player.searches for player in players.values()):
         state.record_events = False
-    apply = state.apply if checked else state.advance
     # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
-    # needs is looked up once per match, not once per action: (player, its rng, its choose, and its
-    # needs_view_for when it reads the view at all).
-    seats = {seat: (player, seat_rng(state.seed, seat), player.choose,
+    # needs is looked up once per match, not once per action: (player, its rng, its choose, whether it
+    # searches, and its needs_view_for when it reads the view at all).
+    seats = {seat: (player, seat_rng(state.seed, seat), player.choose, player.searches,
                     player.needs_view_for if player.needs_view else None)
              for seat, player in players.items()}
     to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
+    # Unchecked, an action is state.advance's body, inlined for the same reason: the history, then the rules.
+    record, play, checked_apply = state.history.append, state._apply, state.apply
     for _ in range(max_actions):
         acting = to_act()
         if not acting:
             return state
         seat = acting[0]
-        player, rng, choose, needs_view_for = seats[seat]
+        player, rng, choose, searches, needs_view_for = seats[seat]
         legal = legal_actions(seat)
-        if player.searches:
-            apply(seat, player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng,
-                                     Sampler(state, seat)))
+        if searches:
+            action = player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng,
+                                  Sampler(state, seat))
         elif needs_view_for is not None and needs_view_for(legal):
-            apply(seat, choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng))
+            action = choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng)
         else:
-            apply(seat, choose(None, legal, rng))
+            action = choose(None, legal, rng)
+        if checked:
+            checked_apply(seat, action)
+        else:
+            record((seat, action))
+            play(seat, action)
     raise RuntimeError(f"match did not end within {max_actions} actions")
 
 
