@@ -132,7 +132,7 @@ def _challenge_worths(foul: float, blue_share: float, lose_one: float, supported
     return found
 
 
-class _PlayParts(dict):
+class _PlayParts(dict[str, tuple[str, str]]):
     """``"play:<card>:<type>[:<direction>]"`` -> (card, type), split once per action string."""
 
     def __missing__(self, action: str) -> tuple[str, str]:

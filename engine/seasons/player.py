@@ -86,7 +86,7 @@ VALUE = [[_value(mine, theirs) for theirs in KIND_FEATURES] for mine in KIND_FEA
 STRENGTH = [2 * strikers + mult for strikers, mult in KIND_FEATURES]
 
 
-class _Kinds(dict):
+class _Kinds(dict[int, int]):
     """Team bitmask -> its kind, worked out on first sight: teams recur from move to move within a match."""
 
     limit = 50_000
