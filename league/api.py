@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 from axes.helpers import get_cool_off
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.http import HttpResponse
@@ -40,7 +39,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from league import format_selectors, live_selectors, match_clock, schedule_selectors, selectors, services
-from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version, versioned_answer
+from league.cache import FRAGMENT_TIMEOUT, TEMPLATE_REVISION, data_version, fixed_fact, versioned_answer
 from league.clients import client_ip, too_many_requests
 from league.errors import DomainError, error_text
 from league.formats import FORMATS
@@ -563,20 +562,18 @@ class PoolViewSet(TournamentScopedMixin, viewsets.ReadOnlyModelViewSet):
 
     def _tournament_of_pool(self, pk) -> Tournament:
         """The pool's tournament, checked for the caller: its slug is kept (a pool never moves), the row cached."""
-        key = f"league:pool-tournament:{pk}"
-        slug = cache.get(key)
+        slug = fixed_fact(f"pool-tournament:{pk}", lambda: Pool.objects.filter(pk=pk).values_list(
+            "tournament__slug", flat=True).first() if str(pk).isdigit() and len(str(pk)) <= 18 else None)
         if slug is None:
-            slug = Pool.objects.filter(pk=pk).values_list("tournament__slug", flat=True).first() if \
-                str(pk).isdigit() and len(str(pk)) <= 18 else None
-            if slug is None:
-                raise NotFound(_("No such pool."))
-            cache.set(key, slug, FRAGMENT_TIMEOUT)
+            raise NotFound(_("No such pool."))
         tournament = tournament_for(self.caller, slug, cached=True)
         # No enumeration (as ``scope``): a pool of a tournament that is not listed is reached by its id only with
         # ``?tournament=<slug>``, or by the tournament's organisers.
         listed = tournament.visibility == Tournament.Visibility.PUBLIC and tournament.status != Tournament.Status.DRAFT
+        if listed:
+            return tournament
         given = _query_params(TournamentScopeFilterSerializer, self.request).get("tournament")
-        if not listed and given != slug and not can_edit_tournament(self.caller, tournament):
+        if given != slug and not can_edit_tournament(self.caller, tournament):
             raise NotFound(_("No such pool."))
         return tournament
 

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cachetools import TTLCache
+from cachetools import LRUCache, TTLCache
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils.translation import get_language
@@ -93,10 +93,32 @@ def versioned_answer(key: str, build: Callable[[], Any], timeout: int) -> Any:
     return body
 
 
+# Facts that never change once true (a pool's tournament, a slug's tournament id), kept by this process for as
+# long as it lives (bounded): each saves a cache round trip on every request that needs it.
+_fixed_facts: LRUCache[str, Any] = LRUCache(maxsize=4096)
+
+
+def fixed_fact(key: str, compute: Callable[[], Any]) -> Any:
+    """The value of a fact that never changes, from this process's memory, else ``compute()`` (kept unless None).
+
+    Only for facts no later change can falsify: a pool never moves to another tournament, ids are never reused.
+    """
+    with _recent_lock:
+        value = _fixed_facts.get(key)
+    if value is None:
+        value = compute()
+        if value is not None:
+            with _recent_lock:
+                _fixed_facts[key] = value
+    return value
+
+
 def forget_recent_answers() -> None:
-    """Empty this process's recent answers (tests that empty the shared cache and reuse ids)."""
+    """Empty this process's recent answers and fixed facts (tests that empty the shared cache and reuse ids)."""
     with _recent_lock:
         _recent_answers.clear()
+        _fixed_facts.clear()
+        _slug_ids.clear()
 
 
 def _token_key(tournament_id: int, name: str) -> str:
@@ -191,13 +213,41 @@ def tournament_by_slug(slug: str) -> Tournament | None:
     """The tournament with this slug (None when there is none), from the cache when possible."""
     if len(slug) > Tournament._meta.get_field("slug").max_length:
         return None  # no such slug can exist, and so long a cache key is refused by memcached
-    key = _slug_key(slug)
-    tournament = cache.get(key)
+    return _tournament_row(slug, cache.get(_slug_key(slug)))
+
+
+def _tournament_row(slug: str, cached: Tournament | None) -> Tournament | None:
+    """The row found in the cache, else read (and cached)."""
+    if cached is None:
+        cached = Tournament.objects.filter(slug=slug).first()
+        if cached is not None:
+            cache.set(_slug_key(slug), cached, TOURNAMENT_TIMEOUT)
+    return cached
+
+
+# The tournament id each slug had when this process last looked: a guess (a tournament may be deleted and its
+# slug taken again), checked against the row read in the same round trip.
+_slug_ids: LRUCache[str, int] = LRUCache(maxsize=1024)
+
+
+def tournament_with_tokens(slug: str, names: Iterable[str]) -> tuple[Tournament | None, dict[str, str]]:
+    """:func:`tournament_by_slug` and the current tokens ``names`` of that tournament, in one cache round trip
+    when this process has seen the slug before (two otherwise)."""
+    if len(slug) > Tournament._meta.get_field("slug").max_length:
+        return None, {}
+    names = list(dict.fromkeys(names))
+    with _recent_lock:
+        guess = _slug_ids.get(slug)
+    token_keys = {_token_key(guess, name): name for name in names} if guess is not None else {}
+    found = cache.get_many([_slug_key(slug), *token_keys])
+    tournament = _tournament_row(slug, found.get(_slug_key(slug)))
     if tournament is None:
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is not None:
-            cache.set(key, tournament, TOURNAMENT_TIMEOUT)
-    return tournament
+        return None, {}
+    if tournament.pk == guess and all(key in found for key in token_keys):
+        return tournament, {name: found[key] for key, name in token_keys.items()}
+    with _recent_lock:
+        _slug_ids[slug] = tournament.pk
+    return tournament, section_tokens(tournament.pk, names)
 
 
 def forget_tournament(slug: str) -> None:

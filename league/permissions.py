@@ -166,6 +166,11 @@ def tournament_for(user, slug: str, *, edit: bool = False, cached: bool = False)
         tournament = tournament_by_slug(slug)
     else:
         tournament = Tournament.objects.filter(slug=slug).first() if len(slug) <= 60 else None
+    return tournament_checked(user, tournament, edit=edit)
+
+
+def tournament_checked(user, tournament: Tournament | None, *, edit: bool = False) -> Tournament:
+    """:func:`tournament_for`'s checks of a tournament row already found (None: there is none)."""
     if tournament is None or not can_view_tournament(user, tournament):
         raise NotFound(_("No such tournament."))
     if edit and not can_edit_tournament(user, tournament):

@@ -16,9 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.api import cached_json, tournament_scope
-from league.cache import ODDS, section_tokens, tokens_digest
+from league.cache import ODDS, tokens_digest, tournament_with_tokens
 from league.errors import Forbidden
-from league.permissions import AuthenticateWhenAsked, can_edit_tournament, tournament_for
+from league.permissions import AuthenticateWhenAsked, can_edit_tournament, tournament_checked, tournament_for
 from league.serializers import ErrorSerializer
 from matches import odds, simulation
 
@@ -87,7 +87,9 @@ class OddsAPI(AuthenticateWhenAsked, APIView):
     @extend_schema(responses={200: OpenApiResponse(description="the odds"),
                               404: OpenApiResponse(description="no such tournament or no odds yet")})
     def get(self, request, slug):
-        tournament = tournament_for(self.caller, slug, cached=True)
+        # The row and the odds' token in one cache round trip (a phone polls the odds as often as the tables).
+        tournament, tokens = tournament_with_tokens(slug, [ODDS])
+        tournament = tournament_checked(self.caller, tournament)
 
         def build() -> Response:
             stored = odds.stored_odds(tournament)
@@ -96,5 +98,5 @@ class OddsAPI(AuthenticateWhenAsked, APIView):
             return Response(stored)
 
         # Kept until the tournament changes ("current" compares versions) or new odds are stored (their token).
-        odds_token = tokens_digest(section_tokens(tournament.pk, [ODDS]))
+        odds_token = tokens_digest(tokens)
         return cached_json(self, request, f"{tournament_scope(tournament)}:odds{odds_token}", build)

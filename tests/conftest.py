@@ -60,6 +60,30 @@ def _fresh_cache():
     forget_recent_answers()
 
 
+@pytest.fixture
+def cache_round_trips(monkeypatch):
+    """The names of the shared cache's calls made from now on, one per round trip (a list the test may clear)."""
+    from django.core.cache import caches
+
+    backend = caches["default"]
+    calls: list[str] = []
+    inside = [0]  # a backend may make get_many of its get (the tests' local memory does): count the outer call
+    for name in ("get", "get_many", "set", "set_many", "add", "delete", "delete_many", "incr", "get_or_set"):
+        original = getattr(backend, name)
+
+        def counted(*args, _original=original, _name=name, **kwargs):
+            if not inside[0]:
+                calls.append(_name)
+            inside[0] += 1
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                inside[0] -= 1
+
+        monkeypatch.setattr(backend, name, counted)
+    return calls
+
+
 @pytest.fixture(autouse=True)
 def _site_language():
     """Each test starts (and ends) in the site's default language. A page requested in French leaves French active in

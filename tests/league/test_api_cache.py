@@ -53,6 +53,39 @@ def test_a_repeated_read_costs_no_query(rwc, url, django_assert_num_queries):
     assert again["Content-Type"] == "application/json"
 
 
+@pytest.mark.parametrize("url", TOURNAMENT_LISTS)
+def test_a_repeated_read_of_a_tournament_list_is_one_cache_round_trip(rwc, url, cache_round_trips):
+    """The tournament row and its version: one round trip to the shared cache, the answer from this process's
+    memory (a pool's tournament too: a pool never moves)."""
+    client = _client()
+    url = url.format(slug=rwc.slug, pool=Pool.objects.filter(tournament=rwc).first().pk)
+    first = client.get(url)
+    cache_round_trips.clear()
+    again = client.get(url)
+    assert again.status_code == 200 and again.json() == first.json()
+    assert cache_round_trips == ["get"]
+
+
+def test_a_deleted_pool_is_not_found_after_it_was_read(rwc):
+    pool = Pool.objects.create(tournament=rwc, name="Z", order=9)
+    url = f"/api/pools/{pool.pk}/standings/"
+    assert _client().get(url).json() == {"pool": "Z", "rows": []}
+    services.pool_delete(pool=pool)
+    missing = _client().get(url)
+    assert missing.status_code == 404 and "pool" in missing.json()["detail"].lower()
+
+
+def test_a_bad_tournament_parameter_of_a_pool_is_refused_only_where_it_is_read(rwc, organiser):
+    """The parameter names an unlisted tournament's pool; a listed one's pool does not need it."""
+    pool = Pool.objects.filter(tournament=rwc).first()
+    assert _client().get(f"/api/pools/{pool.pk}/standings/?tournament=no%20such!").status_code == 200
+    hidden = preset_run("rwc2023", name="Hidden", slug="hidden", user=organiser, visibility="unlisted")
+    hidden_pool = Pool.objects.filter(tournament=hidden).first()
+    assert _client().get(f"/api/pools/{hidden_pool.pk}/standings/").status_code == 404
+    assert _client().get(f"/api/pools/{hidden_pool.pk}/standings/?tournament=no%20such!").status_code == 400
+    assert _client().get(f"/api/pools/{hidden_pool.pk}/standings/?tournament=hidden").status_code == 200
+
+
 def test_a_result_is_in_the_next_read(rwc):
     client = _client()
     fixture = Fixture.objects.filter(tournament=rwc, stage="pool", result__isnull=True).order_by("pk").first()

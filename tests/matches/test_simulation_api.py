@@ -118,6 +118,32 @@ def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change
     assert data["runs"] == 40 and data["current"] is True
 
 
+def test_odds_api_reads_the_row_and_the_odds_token_in_one_cache_round_trip(tournament, settings, cache_round_trips):
+    settings.ODDS_MODEL_MATCHES = 10
+    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
+    client = APIClient()
+    first = client.get(url(tournament, "odds")).json()
+    cache_round_trips.clear()
+    assert client.get(url(tournament, "odds")).json() == first
+    assert cache_round_trips == ["get_many"]
+
+
+def test_odds_api_of_a_slug_taken_again_are_the_new_tournaments(tournament, settings, organiser):
+    """The process remembers which tournament a slug was; a slug taken by a new tournament is not mistaken for
+    the old one (its odds, its tokens)."""
+    settings.ODDS_MODEL_MATCHES = 10
+    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
+    client = APIClient()
+    assert client.get(url(tournament, "odds")).json()["runs"] == 30
+    slug = tournament.slug
+    services.tournament_delete(tournament=tournament, user=organiser)
+    assert client.get(f"/api/tournaments/{slug}/odds/").status_code == 404
+    again = rwc_tournament(user=organiser, slug=slug)
+    assert client.get(f"/api/tournaments/{slug}/odds/").status_code == 404  # none computed for the new one
+    odds.odds_refresh(tournament_id=again.pk, runs=40)
+    assert client.get(f"/api/tournaments/{slug}/odds/").json()["runs"] == 40
+
+
 def test_progress_partial_polls_while_running_and_reloads_the_page_when_done(client, tournament,
                                                                                django_assert_max_num_queries):
     path = reverse("matches:simulation-progress", args=[tournament.slug])
