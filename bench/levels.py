@@ -7,8 +7,8 @@ A full run (1,000 matches, every rule set) takes about an hour of one core; on a
 set per process under ``nice`` with ``--progress 100``, so that a run that must be stopped leaves its counts.
 
 For every two-player rule set, each pair of levels (beginner, club, international) plays ``--games`` seeded
-matches (seeds 0..N-1, the first level at home in even seeds, away in odd ones). Rugby Champion is solo:
-each level plays the same seeds against the Non-player. Printed:
+matches (seeds 0..N-1, or from ``--first-seed``; the first level at home in even seeds, away in odd ones). Rugby
+Champion is solo: each level plays the same seeds against the Non-player. Printed:
 
 * the level-v-level table (wins, draws, losses of the row's level; "score" counts a draw as half, with its
   95% confidence interval);
@@ -89,19 +89,19 @@ def factory(ruleset: str, level: str, intl_iterations: int | None) -> Callable[[
 
 
 def pairing(ruleset: str, games: int, first: Callable[[], Player], second: Callable[[], Player],
-            times: tuple[list[float], list[float]], progress: int = 0) -> dict:
-    """``first`` v ``second`` over seeds 0..games-1, ``first`` at home in even seeds (the running count printed
-    every ``progress`` matches)."""
+            times: tuple[list[float], list[float]], progress: int = 0, first_seed: int = 0) -> dict:
+    """``first`` v ``second`` over seeds first_seed..first_seed+games-1, ``first`` at home in even seeds (the
+    running count printed every ``progress`` matches)."""
     wins = draws = 0
-    for seed in range(games):
+    for played, seed in enumerate(range(first_seed, first_seed + games), start=1):
         seat = seed % 2
         players = {seat: Timed(first(), times[0]), 1 - seat: Timed(second(), times[1])}
         winner = play_match(new_game(ruleset, seed=seed), players).outcome().winner
         wins += winner == seat
         draws += winner is None
-        if progress and (seed + 1) % progress == 0 and seed + 1 < games:
+        if progress and played % progress == 0 and played < games:
             # A long run on a busy machine may have to be stopped: what it has played so far is on record.
-            print(f"  ... after {seed + 1}: won {wins} drew {draws} lost {seed + 1 - wins - draws}", flush=True)
+            print(f"  ... after {played}: won {wins} drew {draws} lost {played - wins - draws}", flush=True)
     return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games}
 
 
@@ -248,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="matches per pairing (default 1000)")
     parser.add_argument("--ruleset", action="append", help="only these rule sets (default: all)")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the pairings' first seed (default 0): a long run split over processes, e.g. "
+                             "--games 500 and --games 500 --first-seed 500")
     parser.add_argument("--intl-iterations", type=int, default=None,
                         help="playouts per move of the international player (default: its simulation budget)")
     parser.add_argument("--move-sample", type=int, default=200,
@@ -295,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             for a, b in PAIRINGS:
                 if f"{a}-{b}" not in args.pairings:
                     continue
-                r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]), args.progress)
+                r = pairing(rs, args.games, makers[a], makers[b], (times[a], times[b]), args.progress,
+                            first_seed=args.first_seed)
                 results[(a, b)] = r
                 print(f"{a:<14} v {b:<14}: won {r['wins']:>4} drew {r['draws']:>3} lost {r['losses']:>4} "
                       f"(win {100 * r['wins'] / r['games']:5.1f}%, {interval_text(r)})")

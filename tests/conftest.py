@@ -54,10 +54,12 @@ def _fresh_cache():
     a count left by an earlier test (all from 127.0.0.1) must not refuse this one's requests."""
     from django.core.cache import cache
 
+    from config.middleware import forget_recent_users
     from league.cache import forget_recent_answers
 
     cache.clear()
     forget_recent_answers()
+    forget_recent_users()
 
 
 @pytest.fixture
