@@ -53,7 +53,7 @@ TOKEN_TIMEOUT = 60 * 60 * 24 * 2
 # The tournament row looked up by slug: dropped on every committed change, this only bounds a rare race.
 TOURNAMENT_TIMEOUT = 30
 # Bump when the page templates change, so a shared cache (Redis) never serves HTML of the previous release.
-TEMPLATE_REVISION = 7
+TEMPLATE_REVISION = 8
 
 # The token every section depends on: replaced by any change that is not a result (settings, teams, draws...).
 ALL = "all"

@@ -92,3 +92,19 @@ def test_each_request_has_its_own_copy_of_the_user(signed_in, organiser, clock):
     first = signed_in.get(SIGNED_IN_PAGE).context["user"]
     second = signed_in.get(SIGNED_IN_PAGE).context["user"]
     assert first == second == organiser and first is not second
+
+
+def test_the_password_is_changed_on_the_sites_own_pages(signed_in, organiser, clock):
+    """The signed-in name in the header leads to the site's own password page (not the admin's)."""
+    home = signed_in.get("/").content.decode()
+    assert 'href="/accounts/password_change/"' in home
+    page = signed_in.get(SIGNED_IN_PAGE).content.decode()
+    assert "Change your password" in page and "Django administration" not in page
+    refused = signed_in.post(SIGNED_IN_PAGE, {"old_password": "wrong", "new_password1": "x-new-pw-123456",
+                                              "new_password2": "x-new-pw-123456"})
+    assert refused.status_code == 200 and "old password was entered incorrectly" in refused.content.decode()
+    done = signed_in.post(SIGNED_IN_PAGE, {"old_password": "pw-organiser-1", "new_password1": "x-new-pw-123456",
+                                           "new_password2": "x-new-pw-123456"}, follow=True)
+    assert "Password changed" in done.content.decode() and "Django administration" not in done.content.decode()
+    organiser.refresh_from_db()
+    assert organiser.check_password("x-new-pw-123456")
