@@ -102,9 +102,8 @@ class RequestSizeMiddleware:
 # A page read (GET or HEAD) takes the user this process loaded for the same session in the last few seconds: a
 # change to the user elsewhere (deactivated, a password changed in another browser, staff rights) reaches these
 # reads within that time (at once in the process that made it), and every write loads the user afresh, as Django
-# does. The memory is keyed by the
-# session, its user and the session's password hash, so signing out, signing in again or changing one's password
-# in this session is seen at once.
+# does. The memory is keyed by the session, its user and the session's password hash, so signing out, signing in
+# again or changing one's password in this session is seen at once.
 RECENT_USER_SECONDS = 2.0
 _clock = time.monotonic  # the memory's clock (tests move it)
 _recent_users: TTLCache[tuple[Any, ...], Any] = TTLCache(maxsize=2048, ttl=RECENT_USER_SECONDS,

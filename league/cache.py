@@ -93,7 +93,7 @@ def versioned_answer(key: str, build: Callable[[], Any], timeout: int) -> Any:
     return body
 
 
-# Facts that never change once true (a pool's tournament, a slug's tournament id), kept by this process for as
+# Facts that never change once true (a pool's tournament), kept by this process for as
 # long as it lives (bounded): each saves a cache round trip on every request that needs it.
 _fixed_facts: LRUCache[str, Any] = LRUCache(maxsize=4096)
 
