@@ -62,6 +62,15 @@ def _fresh_cache():
     forget_recent_users()
 
 
+@pytest.fixture(autouse=True)
+def _recent_users_clock(monkeypatch):
+    """The signed-in user's memory (``config.middleware``) does not expire by itself during a test: a test's query
+    counts must not depend on how long the machine took between two requests (a test moves the clock itself)."""
+    from config import middleware
+
+    monkeypatch.setattr(middleware, "_clock", lambda: 0.0)
+
+
 @pytest.fixture
 def cache_round_trips(monkeypatch):
     """The names of the shared cache's calls made from now on, one per round trip (a list the test may clear)."""
