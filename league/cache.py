@@ -211,9 +211,14 @@ def _slug_key(slug: str) -> str:
 
 def tournament_by_slug(slug: str) -> Tournament | None:
     """The tournament with this slug (None when there is none), from the cache when possible."""
-    if len(slug) > Tournament._meta.get_field("slug").max_length:
-        return None  # no such slug can exist, and so long a cache key is refused by memcached
+    if not _possible_slug(slug):
+        return None
     return _tournament_row(slug, cache.get(_slug_key(slug)))
+
+
+def _possible_slug(slug: str) -> bool:
+    # A longer slug cannot exist, and so long a cache key is refused by memcached.
+    return len(slug) <= Tournament._meta.get_field("slug").max_length
 
 
 def _tournament_row(slug: str, cached: Tournament | None) -> Tournament | None:
@@ -233,7 +238,7 @@ _slug_ids: LRUCache[str, int] = LRUCache(maxsize=1024)
 def tournament_with_tokens(slug: str, names: Iterable[str]) -> tuple[Tournament | None, dict[str, str]]:
     """:func:`tournament_by_slug` and the current tokens ``names`` of that tournament, in one cache round trip
     when this process has seen the slug before (two otherwise)."""
-    if len(slug) > Tournament._meta.get_field("slug").max_length:
+    if not _possible_slug(slug):
         return None, {}
     names = list(dict.fromkeys(names))
     with _recent_lock:

@@ -39,8 +39,7 @@ def test_a_repeated_read_does_not_load_the_user_again(signed_in, clock, django_a
         assert signed_in.get(SIGNED_IN_PAGE).status_code == 200
 
 
-def test_a_deactivated_user_is_signed_out_of_reads_within_seconds_and_of_writes_at_once(signed_in, organiser,
-                                                                                         clock):
+def test_a_user_deactivated_elsewhere_is_remembered_by_reads_and_refused_by_writes(signed_in, organiser, clock):
     assert signed_in.get(SIGNED_IN_PAGE).status_code == 200
     type(organiser).objects.filter(pk=organiser.pk).update(is_active=False)  # by another process
     assert signed_in.get(SIGNED_IN_PAGE).status_code == 200  # remembered, for a moment
