@@ -27,10 +27,13 @@ _DECK_IDS = tuple(DECK.players)
 
 
 def _unseen(board: JSON) -> list[str]:
-    seen = {c["id"] for c in board["hand"] or []}
-    seen.update(board["discard"])
-    seen.update(spot["card"]["id"] for spot in board["line"] if spot["face_up"])
-    return list(filterfalse(seen.__contains__, _DECK_IDS))  # in deck order
+    """The player cards the person has not seen (in deck order): not in the hand, the discards or face up."""
+    seen = set(board["discard"])
+    seen.update([c["id"] for c in board["hand"] or ()])
+    for spot in board["line"]:
+        if spot["face_up"]:
+            seen.add(spot["card"]["id"])
+    return list(filterfalse(seen.__contains__, _DECK_IDS))
 
 
 _SUPPORTS = list(DECK.supports.values())
@@ -132,8 +135,27 @@ def _challenge_worths(foul: float, blue_share: float, lose_one: float, supported
     return found
 
 
+# The situations a decision can be in, as the board says them -- (no support draw to come, Kickers set aside,
+# who has the Advantage) -- each with its _challenge_worths table.
+_SITUATIONS: dict[tuple[bool, int, str | None], dict[str, list[list[float]]]] = {}
+
+
+def _situation_worths(board: JSON) -> dict[str, list[list[float]]]:
+    """_challenge_worths of the board's situation: the support draw's odds and the worth of a loss by 1."""
+    advantage = board["advantage"]
+    key = (board["support_drawn"] or not board["support_count"], board["kickers_aside"], advantage)
+    found = _SITUATIONS.get(key)
+    if found is None:
+        foul, _kicker, blues = _support_odds(board)
+        blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
+        lose_one = NP_TRY if advantage == "away" else (-0.8 if advantage == "home" else LOSE_ONE)
+        found = _SITUATIONS[key] = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
+    return found
+
+
 class _PlayParts(dict[str, tuple[str, str]]):
-    """``"play:<card>:<type>[:<direction>]"`` -> (card, type), split once per action string."""
+    """``"play:<card>:<type>[:<direction>]"`` -> (card, type), or ``"pair:<card>:<card>"`` -> the two cards:
+    split once per action string."""
 
     def __missing__(self, action: str) -> tuple[str, str]:
         parts = action.split(":")
@@ -142,12 +164,9 @@ class _PlayParts(dict[str, tuple[str, str]]):
 
 
 _PLAY_PARTS = _PlayParts()
-
-
-def _card_worth(c: JSON) -> float:
-    """How much a card is worth keeping for later challenges (its best values)."""
-    found = _WORTH.get(c["id"])
-    return _worth(c) if found is None else found
+_PAIR_PARTS = _PlayParts()
+# Each card's value per challenge type (the set pieces read theirs).
+_VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items()} for ctype in DECK.challenge_types}
 
 
 @register_player("rugby-champion-solo", "club")
@@ -161,53 +180,52 @@ class RugbyChampionClubPlayer(Player):
     level = "club"
     needs_view = True
 
+    def needs_view_for(self, legal: list[str]) -> bool:
+        return len(legal) > 1  # a single legal action is no choice: no view to build
+
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         assert view is not None
-        values = self.values(view, legal)
-        return max(legal, key=values.__getitem__)
+        scores = self._scores(view, legal)
+        # The first best, as max(legal, key=...) picks it.
+        return legal[scores.index(max(scores))]
 
     def values(self, view: View, legal: list[str]) -> dict[str, float]:
         """How good each legal action looks (higher is better; the club player plays the first best)."""
+        return dict(zip(legal, self._scores(view, legal), strict=True))
+
+    def _scores(self, view: View, legal: list[str]) -> list[float]:
+        """``values`` as a list in the order of ``legal``."""
         phase = view["phase"]
         board = view["board"]
-        hand = {c["id"]: c for c in board["hand"]}
         if phase == "conversion":
             # Convert with the Goal card least worth keeping; declining is worth least.
-            return {a: -_card_worth(hand[a.split(":")[1]]) if a.startswith("convert:") else -1e9 for a in legal}
+            return [-_WORTH[a[8:]] if a.startswith("convert:") else -1e9 for a in legal]
         unseen_ids = _unseen(board)
         n_unseen = max(1, len(unseen_ids))
         if phase in ("lineout", "scrum"):
-            unseen = [DECK.players[c] for c in unseen_ids]
             piece = board["setpiece"]["card"]
-            ctype = piece["type"]
-            threshold = Counter(piece["value"] + u.values[ctype] for u in unseen)
+            values_of = _VALUES[piece["type"]]
+            threshold = Counter(map(piece["value"].__add__, map(values_of.__getitem__, unseen_ids)))
             wins_by_total: dict[int, float] = {}  # many pairs add up to the same total
-
-            def pair_key(action: str) -> float:
-                a, b = action.split(":")[1:]
-                total = hand[a]["values"][ctype] + hand[b]["values"][ctype]
-                wins = wins_by_total.get(total)
+            scores = []
+            for action in legal:
+                a, b = _PAIR_PARTS[action]
+                pair_total = values_of[a] + values_of[b]
+                wins = wins_by_total.get(pair_total)
                 if wins is None:
-                    wins = wins_by_total[total] = sum(count for needed, count in threshold.items()
-                                                      if total > needed) / n_unseen
-                return wins - 0.05 * (_card_worth(hand[a]) + _card_worth(hand[b]))
-
-            return {a: pair_key(a) for a in legal}
-        foul, _kicker, blues = _support_odds(board)
-        blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
-        np_adv = board["advantage"] == "away"
-        my_adv = board["advantage"] == "home"
-        lose_one = NP_TRY if np_adv else (-0.8 if my_adv else LOSE_ONE)
-        worths = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
-
+                    wins = wins_by_total[pair_total] = sum(count for needed, count in threshold.items()
+                                                           if pair_total > needed) / n_unseen
+                scores.append(wins - 0.05 * (_WORTH[a] + _WORTH[b]))
+            return scores
+        worths = _situation_worths(board)
         # The unseen cards counted by group, per challenge type (in the order the groups first appear in the
         # deck-ordered unseen cards: the sums below add up in that order).
         groups: dict[str, Counter[int]] = {}
         # (my card's group, type) -> the sum over the unseen cards: neither the card nor the direction changes it.
         by_group: dict[tuple[int, str], float] = {}
-        values: dict[str, float] = {}
+        scores = []
         for action in legal:
             card_id, ctype = _PLAY_PARTS[action]
             mine = _GROUP_OF[ctype][card_id]
@@ -221,9 +239,8 @@ class RugbyChampionClubPlayer(Player):
                 for theirs, count in by_type.items():
                     total += worth_against[theirs] * count
                 by_group[mine, ctype] = total
-            worth = _WORTH.get(card_id)
-            values[action] = total / n_unseen - (_card_worth(hand[card_id]) if worth is None else worth)
-        return values
+            scores.append(total / n_unseen - _WORTH[card_id])
+        return scores
 
 
 @register_player("rugby-champion-solo", "international")

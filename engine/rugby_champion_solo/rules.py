@@ -35,6 +35,7 @@ HAND_SIZE = 4
 NP = "the Non-player"
 NO_CONVERT = "no-convert"
 NP_CAP = "The Non-player"
+SUPPORT_IDS = tuple(DECK.supports)  # the Non-player's support pile, in deck order
 
 
 class _PileEmpty(Exception):
@@ -44,6 +45,9 @@ class _PileEmpty(Exception):
 # Each card's dict, built once for the computer players' boards (shared: never to be changed).
 _CARD_DICTS = {card_id: c.to_dict() for card_id, c in DECK.players.items()}
 _SETPIECE_DICTS = {"lineout": DECK.lineout.to_dict(), "scrum": DECK.scrum.to_dict()}
+# What the club player reads of a line place: the same dicts every time (shared: never to be changed).
+_FACE_DOWN: JSON = {"face_up": False, "card": None}
+_FACE_UP = {card_id: {"face_up": True, "card": d} for card_id, d in _CARD_DICTS.items()}
 
 
 # The attack actions of every card, built once: _PLAYS[card][type] and _PLAYS_GOING[card][type][direction].
@@ -112,7 +116,8 @@ class RugbyChampionSoloState(GameState):
         self.direction: int | None = None
         self.forced_type: str | None = "physical"
         self.setpiece: JSON | None = None
-        self.emit("half", None, f"Half {self.half} starts.", half=self.half)
+        if self.record_events:
+            self.emit("half", None, f"Half {self.half} starts.", half=self.half)
         self._guard(self._start_attack)
 
     def _guard(self, step: Callable[..., None], *args: Any) -> None:
@@ -123,9 +128,10 @@ class RugbyChampionSoloState(GameState):
             self._end_half()
 
     def _end_half(self) -> None:
-        self.emit("half_time" if self.half < self.options["halves"] else "full_time", None,
-                  f"The draw pile is empty: end of half {self.half} ({self.score[0]}-{self.score[1]}).",
-                  half=self.half, score=list(self.score))
+        if self.record_events:
+            self.emit("half_time" if self.half < self.options["halves"] else "full_time", None,
+                      f"The draw pile is empty: end of half {self.half} ({self.score[0]}-{self.score[1]}).",
+                      half=self.half, score=list(self.score))
         if self.half < self.options["halves"]:
             self._start_half()
         else:
@@ -139,22 +145,25 @@ class RugbyChampionSoloState(GameState):
         return self.pile.pop(0)
 
     def _refill_hand(self) -> None:
-        target = HAND_SIZE + (1 if self.extra_card else 0)
+        wanted = HAND_SIZE + (1 if self.extra_card else 0) - len(self.hand)
         self.extra_card = False
-        drawn = []
-        while len(self.hand) < target:
-            c = self._draw()
-            self.hand.append(c)
-            drawn.append(c)
-        if drawn and self.record_events:
+        if wanted <= 0:
+            return
+        # Off the top of the pile, as far as it goes: if it runs out, the half ends with the cards drawn so far.
+        drawn = self.pile[:wanted]
+        del self.pile[:wanted]
+        self.hand += drawn
+        if len(drawn) < wanted:
+            raise _PileEmpty
+        if self.record_events:
             self.emit("refill", HOME, f"You draw {len(drawn)} card(s).", count=len(drawn))
             self.emit("drawn", HOME, "You draw " + ", ".join(card(c).name for c in drawn) + ".",
                       private_to=HOME, cards=drawn)
 
     def _reshuffle_support(self) -> None:
         # A Kicker set aside stays aside until it converts a try.
-        pool = [s for s in DECK.supports if s not in self.kickers_aside]
-        self.support = self.chance.shuffle(pool)
+        aside = self.kickers_aside
+        self.support = self.chance.shuffle([s for s in SUPPORT_IDS if s not in aside] if aside else SUPPORT_IDS)
         self.support_drawn = False
 
     def _support_draw(self, announce: bool = True) -> str | None:
@@ -230,21 +239,28 @@ class RugbyChampionSoloState(GameState):
 
     def _apply(self, seat: int, action: str) -> None:
         parts = action.split(":")
-        if parts[0] == "play":
-            self._guard(self._challenge, parts[1], parts[2], parts[3] if len(parts) > 3 else None)
-        elif parts[0] == "pair":
-            self._guard(self._contest, parts[1], parts[2])
-        elif parts[0] == "convert":
-            self.hand.remove(parts[1])
-            self.discard.append(parts[1])
-            self.score[HOME] += DECK.conversion_points
-            self.conversions[HOME] += 1
-            self.emit("conversion", HOME, f"You convert with the {card(parts[1]).name}: +{DECK.conversion_points}.",
-                      card=parts[1], score=list(self.score))
-            self._guard(self._start_attack)
-        else:  # no-convert
-            self.emit("no_conversion", HOME, "You keep your Goal card: no conversion.")
-            self._guard(self._start_attack)
+        verb = parts[0]
+        try:  # as _guard: a step that needs a card from an empty draw pile ends the half there
+            if verb == "play":
+                self._challenge(parts[1], parts[2], parts[3] if len(parts) > 3 else None)
+            elif verb == "pair":
+                self._contest(parts[1], parts[2])
+            elif verb == "convert":
+                self.hand.remove(parts[1])
+                self.discard.append(parts[1])
+                self.score[HOME] += DECK.conversion_points
+                self.conversions[HOME] += 1
+                if self.record_events:
+                    self.emit("conversion", HOME,
+                              f"You convert with the {card(parts[1]).name}: +{DECK.conversion_points}.",
+                              card=parts[1], score=list(self.score))
+                self._start_attack()
+            else:  # no-convert
+                if self.record_events:
+                    self.emit("no_conversion", HOME, "You keep your Goal card: no conversion.")
+                self._start_attack()
+        except _PileEmpty:
+            self._end_half()
 
     # ---- the attack challenge --------------------------------------------------------------------------
     def _challenge(self, mine: str, ctype: str, choose: str | None) -> None:
@@ -365,7 +381,8 @@ class RugbyChampionSoloState(GameState):
         self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
                      "value": None, "np_value": None, "support": None, "margin": None,
                      "note": "Referee against two whistles: scrum"}
-        self.emit("referee", by, "The Referee meets a card with two whistles: scrum.", card=mine, np_card=theirs)
+        if self.record_events:
+            self.emit("referee", by, "The Referee meets a card with two whistles: scrum.", card=mine, np_card=theirs)
         self._start_setpiece("scrum")
 
     # ---- lineout and scrum -------------------------------------------------------------------------------
@@ -453,8 +470,9 @@ class RugbyChampionSoloState(GameState):
         self._relay_line()
         start = ADVANCED + direction
         self.slot, self.direction, self.forced_type = start, direction, "physical"
-        self.emit("attack", HOME, f"Play goes {DIRECTION_NAMES[direction]} from the scrum: Physical challenge on "
-                                  f"the {_slot_name(start)} card.", slot=SLOTS[start], scrum=True)
+        if self.record_events:
+            self.emit("attack", HOME, f"Play goes {DIRECTION_NAMES[direction]} from the scrum: Physical challenge "
+                                      f"on the {_slot_name(start)} card.", slot=SLOTS[start], scrum=True)
         self._maybe_end_attack()
 
     # ---- tries -----------------------------------------------------------------------------------------------
@@ -611,8 +629,8 @@ class RugbyChampionSoloState(GameState):
         return {
             "hand": [_CARD_DICTS[c] for c in self.hand] if person else None,
             "discard": list(self.discard),
-            "line": [{"face_up": True, "card": _CARD_DICTS[spot["card"]]} if spot["up"] and spot["card"] is not None
-                     else {"face_up": False, "card": None} for spot in self.line],
+            "line": [_FACE_UP[spot["card"]] if spot["up"] and spot["card"] is not None else _FACE_DOWN
+                     for spot in self.line],
             "setpiece": setpiece,
             "advantage": None if self.advantage is None else SEAT_NAMES[self.advantage],
             "support_count": len(self.support),
