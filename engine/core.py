@@ -439,15 +439,17 @@ class GameState:
 
     # ---- provided ---------------------------------------------------------------
     def view(self, seat: int | None, *, labels: bool = True, legal: list[str] | None = None,
-             for_player: bool = False) -> View:
+             for_player: bool = False, acting: tuple[int, ...] | None = None) -> View:
         """JSON-able state as ``seat`` may see it (``None``: a spectator); the same envelope for every rule set
         (see :class:`View`). Never leaks hidden information: the board comes from ``board_view(seat)``.
 
         ``labels=False`` leaves ``labels`` empty (the play loop's computer players never read them);
-        ``legal`` passes ``legal_actions(seat)`` when the caller has it already; ``for_player=True`` (a
-        computer player's view, ``seat`` not None) takes the board from ``player_board(seat)``.
+        ``legal`` passes ``legal_actions(seat)`` and ``acting`` passes ``to_act()`` when the caller has them
+        already; ``for_player=True`` (a computer player's view, ``seat`` not None) takes the board from
+        ``player_board(seat)``.
         """
-        acting = self.to_act()
+        if acting is None:
+            acting = self.to_act()
         if legal is None:
             legal = self.legal_actions(seat) if seat is not None and seat in acting else []
         points, tries = self.scoreline()

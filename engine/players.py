@@ -93,12 +93,15 @@ class Player:
 
     ``needs_view``: the play loop builds the (costly) view only for players that read it, and then only
     for the decisions :meth:`needs_view_for` says need it (a club player does not read the board to pick
-    a blind card). ``searches``: the play loop asks :meth:`think` instead of :meth:`choose`, with a
+    a blind card). ``blind_first``: where it does not read the view, the player takes the first legal action
+    (a blind choice: every option looks the same to it), so the play loop takes it without calling
+    :meth:`choose`. ``searches``: the play loop asks :meth:`think` instead of :meth:`choose`, with a
     :class:`Sampler` (the international level, :mod:`engine.search`).
     """
 
     level = RANDOM
     needs_view = False
+    blind_first = False
     searches = False
 
     def needs_view_for(self, legal: list[str]) -> bool:
@@ -219,9 +222,10 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
         state.record_events = False
     # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
     # needs is looked up once per match, not once per action: (player, its rng, its choose, whether it
-    # searches, and its needs_view_for when it reads the view at all).
+    # searches, its needs_view_for when it reads the view at all, and whether a choice without the view is
+    # the first legal action).
     seats = {seat: (player, seat_rng(state.seed, seat), player.choose, player.searches,
-                    player.needs_view_for if player.needs_view else None)
+                    player.needs_view_for if player.needs_view else None, player.blind_first)
              for seat, player in players.items()}
     to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
     # Unchecked, an action is state.advance's body, inlined for the same reason: the history, then the rules.
@@ -231,13 +235,15 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
         if not acting:
             return state
         seat = acting[0]
-        player, rng, choose, searches, needs_view_for = seats[seat]
+        player, rng, choose, searches, needs_view_for, blind_first = seats[seat]
         legal = legal_actions(seat)
         if searches:
-            action = player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng,
-                                  Sampler(state, seat))
+            action = player.think(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal,
+                                  rng, Sampler(state, seat))
         elif needs_view_for is not None and needs_view_for(legal):
-            action = choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng)
+            action = choose(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal, rng)
+        elif blind_first:
+            action = legal[0]
         else:
             action = choose(None, legal, rng)
         if checked:
