@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from engine.core import SEAT_NAMES, GameState, View
+from engine.core import GameState, View
 from engine.players import Player, register_player
 from engine.rugby_league_cards.rules import (
     CARD_ACTIONS,
@@ -31,6 +31,7 @@ from engine.rugby_league_cards.rules import (
 from engine.search import SearchPlayer, result_value
 
 _CARD_ACTIONS = frozenset(CARD_ACTIONS)  # "card:1" .. "card:6"
+_PENALTY_KICKS = frozenset((KICK_FOR_GOAL, KICK_FOR_TOUCH))
 # Chance of winning at least n of 3 coin-flip rounds.
 KICK_SUCCESS = {1: 7 / 8, 2: 1 / 2, 3: 1 / 8}
 MARGIN_CAP = 30  # margins beyond this are treated as this (the match is decided either way)
@@ -128,6 +129,7 @@ class RugbyLeagueClubPlayer(Player):
 
     level = "club"
     needs_view = True
+    blind_first = True  # choose() below takes legal[0] when it has no view
 
     def needs_view_for(self, legal: list[str]) -> bool:
         # Only a drop goal or a penalty is a decision; a face-down card is chosen blind (the legal list is
@@ -137,21 +139,26 @@ class RugbyLeagueClubPlayer(Player):
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if view is None or len(legal) == 1:
             return legal[0]  # a blind choice: every position is as good as any other
-        if DROP_GOAL not in legal and KICK_FOR_GOAL not in legal and KICK_FOR_TOUCH not in legal:
+        # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
+        drop = legal[-1] == DROP_GOAL
+        if not drop and legal[0] not in _PENALTY_KICKS:
             return legal[0]
-        assert view["seat"] is not None
         me = view["seat"]
-        score = view["score"]
+        points = view["score"]
         board = view["board"]
-        margin = _clip(int(score[SEAT_NAMES[me]]["points"] - score[SEAT_NAMES[1 - me]]["points"]))
-        golden = board["golden_point"]
-        if golden:
+        margin = int(points["home"]["points"] - points["away"]["points"])
+        if me:
+            margin = -margin
+        if board["golden_point"]:
             sets_left = min(GOLDEN_HORIZON, board["period_ends_after_set"] - board["sets_played"] + 5)
             margin = 0
+            golden = True
         else:
             sets_left = max(1, 2 * board["sets_per_half"] - board["sets_played"])
+            margin = _clip(margin)
+            golden = False
         progress = board["progress"]
-        if DROP_GOAL in legal:
+        if drop:
             return DROP_GOAL if _drop_now(sets_left, margin, progress, board["tackles_lost"], golden) else legal[0]
         return _penalty_choice(sets_left, margin, progress, golden, tuple(legal))
 

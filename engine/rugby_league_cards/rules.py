@@ -71,11 +71,14 @@ DROP_GOAL = "drop-goal"
 KICK_FOR_TOUCH = "kick-for-touch"
 KICK_FOR_GOAL = "kick-for-goal"
 TAP_AND_RUN = "tap-and-run"
+# The same with the attack's drop goal (sorted: "drop-goal" comes after the cards).
+MASK_ACTIONS_AND_DROP_GOAL = tuple((*actions, DROP_GOAL) for actions in MASK_ACTIONS)
 
 CONVERSION, PENALTY_GOAL, DROP_GOAL_KICK = "conversion", "penalty goal", "drop goal"
 
 BOTH = (HOME, AWAY)
 ALONE = ((HOME,), (AWAY,))
+ALONE_HOME, ALONE_AWAY = ALONE
 NOBODY = ()
 
 ROW = 6  # cards per row in a set
@@ -210,48 +213,54 @@ class RugbyLeagueCardsState(GameState):
         """Collect the rows and the table into the discards and deal two fresh rows of ``size``."""
         discards = self.discards
         for row in self.hands:
-            discards.extend([card for card in row if card >= 0])
-        discards.extend(self.table)
+            discards += [card for card in row if card >= 0]
+        discards += self.table
         self.table = []
         self.pending = [-1, -1]
         # I12: the home row is dealt first (positions 1..size, off the top of the pile), then the away row.
-        pile = self.pile
         full = (1 << size) - 1
         self.masks = [full, full]
-        if len(pile) >= size + size:
-            self.hands = [pile[:size], pile[size:size + size]]
-            del pile[:size + size]
-        else:
-            draw = self._draw
-            self.hands = [[draw() for _ in range(size)], [draw() for _ in range(size)]]
+        cards = self._take(size + size)
+        self.hands = [cards[:size], cards[size:]]
+
+    def _take(self, count: int) -> list[int]:
+        """The top ``count`` cards of the pile, in order; the discards become a new pile whenever it runs out."""
+        cards: list[int] = []
+        while len(cards) < count:
+            if not self.pile:
+                self._reshuffle()
+            pile = self.pile
+            missing = count - len(cards)
+            cards += pile[:missing]
+            del pile[:missing]
+        return cards
 
     # ---- protocol ---------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase in (TACKLE, CONTEST):
-            pending = self.pending
-            if pending[0] < 0:
-                return BOTH if pending[1] < 0 else ALONE[HOME]
-            return ALONE[AWAY]
         if phase == PENALTY:
             return ALONE[self.awarded]
-        return NOBODY
+        if phase == OVER:
+            return NOBODY
+        # A tackle or a kick's round: both choose a card blind, home first (the first choice stays hidden).
+        home, away = self.pending
+        if home < 0:
+            return BOTH if away < 0 else ALONE_HOME
+        return ALONE_AWAY
 
     def legal_actions(self, seat: int) -> list[str]:
         phase = self.phase
-        if phase in (TACKLE, CONTEST):
-            if seat not in (0, 1) or self.pending[seat] >= 0:
+        if phase == PENALTY:
+            if seat != self.awarded:
                 return []
-            actions = list(MASK_ACTIONS[self.masks[seat]])
-            if phase == TACKLE and seat == self.attacker and (
-                    self.ball >= 4 if seat == HOME else self.ball <= TRY - 4):
-                actions.append(DROP_GOAL)
-            return actions
-        if phase == PENALTY and seat == self.awarded:
             if self._progress() <= 3:
                 return [KICK_FOR_TOUCH, TAP_AND_RUN]
             return [KICK_FOR_GOAL, TAP_AND_RUN]
-        return []
+        if phase == OVER or seat not in (0, 1) or self.pending[seat] >= 0:
+            return []
+        if phase == TACKLE and seat == self.attacker and (self.ball >= 4 if seat == HOME else self.ball <= TRY - 4):
+            return list(MASK_ACTIONS_AND_DROP_GOAL[self.masks[seat]])
+        return list(MASK_ACTIONS[self.masks[seat]])
 
     def _progress(self) -> int:
         return self.ball if self.attacker == HOME else TRY - self.ball
@@ -279,17 +288,16 @@ class RugbyLeagueCardsState(GameState):
     # ---- open play --------------------------------------------------------------
     def _take_chosen(self) -> tuple[int, int]:
         """Turn over both chosen cards: the last round's cards go to the discards."""
-        hands, pending = self.hands, self.pending
-        home_card = hands[0][pending[0]]
-        away_card = hands[1][pending[1]]
-        hands[0][pending[0]] = -1
-        hands[1][pending[1]] = -1
+        home_at, away_at = self.pending
+        home_row, away_row = self.hands
+        home_card, away_card = home_row[home_at], away_row[away_at]
+        home_row[home_at] = away_row[away_at] = -1
         masks = self.masks
-        masks[0] &= ~(1 << pending[0])
-        masks[1] &= ~(1 << pending[1])
+        masks[0] &= ~(1 << home_at)
+        masks[1] &= ~(1 << away_at)
         self.pending = [-1, -1]
         if self.table:
-            self.discards.extend(self.table)
+            self.discards += self.table
         self.table = [home_card, away_card]
         return home_card, away_card
 
