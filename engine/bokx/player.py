@@ -14,6 +14,7 @@ from engine.bokx.rules import (
     KICK,
     KICK_DOUBLE,
     KICK_OFF,
+    LEFT,
     RECEIVE,
     RUN_ON,
     TAP_BACKS,
@@ -47,8 +48,11 @@ class BokxClubPlayer(Player):
     double_until = 8      # double the distance of a penalty kick for touch up to this row
 
     def needs_view_for(self, legal: list[str]) -> bool:
-        # The toss, a kick-off and a missed tackle (keep running) are decided without reading the field.
-        return not (len(legal) == 1 or legal in (_TOSS, _KICK_OFF) or RUN_ON in legal)
+        # The toss, a kick-off and a missed tackle (keep running) are decided without reading the field. The
+        # legal lists are sorted: "run-on" comes last, and the only other pair of choices is a side's.
+        if len(legal) == 2:
+            return legal[0] == LEFT
+        return len(legal) > 2 and legal[-1] != RUN_ON
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         if view is None:
@@ -60,24 +64,23 @@ class BokxClubPlayer(Player):
         board = view["board"]
         kind = view["phase"]
         p = board["progress"]
+        if kind == "call":
+            if RUN_ON in legal:
+                return RUN_ON
+            if p <= self.kick_until:
+                return KICK_DOUBLE if KICK_DOUBLE in legal else KICK
+            if p >= 17 and DROP_GOAL in legal and self._need_three(view):
+                return DROP_GOAL
+            if p >= self.forwards_from:
+                return FORWARDS
+            return BACKS
+        if kind == "side":
+            return self._side(board["side_preview"], p, rng)
         if kind == "toss":
             return RECEIVE
         if kind == "kickoff":
             return KICK
-        if kind == "side":
-            return self._side(board["side_preview"], p, rng)
-        if kind in ("penalty", "free_kick"):
-            return self._penalty(kind, p, legal)
-        # Call the play.
-        if RUN_ON in legal:
-            return RUN_ON
-        if p <= self.kick_until:
-            return KICK_DOUBLE if KICK_DOUBLE in legal else KICK
-        if DROP_GOAL in legal and p >= 17 and self._need_three(view):
-            return DROP_GOAL
-        if p >= self.forwards_from:
-            return FORWARDS
-        return BACKS
+        return self._penalty(kind, p, legal)  # a penalty or a free kick
 
     @staticmethod
     def _need_three(view: View) -> bool:

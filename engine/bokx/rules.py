@@ -71,6 +71,7 @@ _SET_PIECE_TEXT = {
     "lineout": ("Lineout", "throw", "stolen by", "lineouts_won"),
 }
 _TOSS = (KICK_OFF, RECEIVE)
+_ALONE = ((0,), (1,))  # to_act of the seat to act
 _KICK = (KICK, KICK_DOUBLE)
 _ZONE_P = frozenset(RED_ZONE_P) | frozenset(BLUE_ZONE_P)
 _BLUE_P = frozenset(BLUE_ZONE_P)
@@ -156,12 +157,12 @@ class BokxState(GameState):
 
     # ---- protocol -------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == "over" else (self.actor,)  # type: ignore[return-value]  # None only when over
+        return () if self.phase == "over" else _ALONE[self.actor]  # type: ignore[index]  # None only when over
 
     def legal_actions(self, seat: int) -> list[str]:
-        if seat != self.actor or self.phase == "over":
-            return []
         phase = self.phase
+        if seat != self.actor or phase == "over":
+            return []
         if phase == "call":
             p = progress(seat, self.y)
             if self.after_miss:
