@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_left
 from collections import Counter
+from fractions import Fraction
 from itertools import filterfalse
+from typing import NamedTuple
 
 from engine.core import AWAY, HOME, JSON, GameState, View
 from engine.players import Player, register_player
@@ -24,6 +27,12 @@ TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
 _DECK_IDS = tuple(DECK.players)
+
+
+def _seen(board: JSON) -> list[str]:
+    """The player cards the person has seen (each once): the discards, the hand and the face-up line cards."""
+    seen: list[str] = board["discard"] + [c["id"] for c in board["hand"] or ()]
+    return seen + [spot["card"]["id"] for spot in board["line"] if spot["face_up"]]
 
 
 def _unseen(board: JSON) -> list[str]:
@@ -135,22 +144,101 @@ def _challenge_worths(foul: float, blue_share: float, lose_one: float, supported
     return found
 
 
-# The situations a decision can be in, as the board says them -- (no support draw to come, Kickers set aside,
-# who has the Advantage) -- each with its _challenge_worths table.
-_SITUATIONS: dict[tuple[bool, int, str | None], dict[str, list[list[float]]]] = {}
+# The situations a decision can be in, as the board says them: (no support draw to come, Kickers set aside, who
+# has the Advantage). Each has its _challenge_worths table, and the same in whole numbers (_whole_worths).
+Situation = tuple[bool, int, str | None]
+_SITUATIONS: dict[Situation, dict[str, list[list[float]]]] = {}
+
+
+def _situation(board: JSON) -> Situation:
+    """What the worths of a decision depend on, as the board says it."""
+    return board["support_drawn"] or not board["support_count"], board["kickers_aside"], board["advantage"]
 
 
 def _situation_worths(board: JSON) -> dict[str, list[list[float]]]:
     """_challenge_worths of the board's situation: the support draw's odds and the worth of a loss by 1."""
-    advantage = board["advantage"]
-    key = (board["support_drawn"] or not board["support_count"], board["kickers_aside"], advantage)
+    key = _situation(board)
     found = _SITUATIONS.get(key)
     if found is None:
         foul, _kicker, blues = _support_odds(board)
         blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
+        advantage = board["advantage"]
         lose_one = NP_TRY if advantage == "away" else (-0.8 if advantage == "home" else LOSE_ONE)
         found = _SITUATIONS[key] = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
     return found
+
+
+# ---- the same worths in whole numbers (the club player's attack choice) --------------------------------------
+# Every worth above is a fraction with a small denominator (tenths, halves, the support pile's 1/8 to 1/10; a
+# card's worth in twentieths), which its float only rounds. Scaled by their common denominator they become whole
+# numbers, which add up exactly in any order: so a play's sum over the unseen cards is the whole deck's sum less
+# the seen cards' (no counting of the unseen cards by group), and two plays compare exactly. Two plays' exact
+# values are either level or apart by at least 1 / (that denominator x the unseen cards), far more than the
+# floats' rounding: whole numbers pick the very play the floats pick, except between two unlike plays that come
+# out level, where the floats' rounding decided -- and there the club player asks the float values.
+
+def _exact(worth: float) -> Fraction:
+    """The fraction a worth's float stands for (its denominator is at most 100; the float is within 1e-13)."""
+    exact = Fraction(worth).limit_denominator(1000)
+    assert abs(exact - Fraction(worth)) < 1e-9
+    return exact
+
+
+class WholeWorths(NamedTuple):
+    """A situation's worths in whole numbers (all times one scale): per challenge type and group of my card,
+    what a play is worth against each card of the deck and against the whole deck; and each card's _WORTH."""
+
+    against: dict[str, list[tuple[dict[str, int], int]]]
+    card_worth: dict[str, int]
+
+
+_WHOLE: dict[Situation, WholeWorths] = {}
+
+
+def _whole_worths(board: JSON) -> WholeWorths:
+    """_situation_worths and _WORTH in whole numbers (built once per situation)."""
+    key = _situation(board)
+    found = _WHOLE.get(key)
+    if found is None:
+        tables = {ctype: [[_exact(w) for w in row] for row in rows] for ctype, rows in _situation_worths(board).items()}
+        card_worths = {card_id: _exact(w) for card_id, w in _WORTH.items()}
+        scale = math.lcm(*(w.denominator for rows in tables.values() for row in rows for w in row),
+                         *(w.denominator for w in card_worths.values()))
+        against: dict[str, list[tuple[dict[str, int], int]]] = {}
+        for ctype, rows in tables.items():
+            against[ctype] = []
+            for row in rows:
+                per_card = {card_id: int(row[group] * scale) for card_id, group in _GROUP_OF[ctype].items()}
+                against[ctype].append((per_card, sum(per_card.values())))
+        found = _WHOLE[key] = WholeWorths(against, {card_id: int(w * scale) for card_id, w in card_worths.items()})
+    return found
+
+
+def _best_play(board: JSON, legal: list[str]) -> str | None:
+    """The attack play the club player picks -- the first of the best, as ``max(legal, key=values)`` -- weighed
+    in whole numbers; None when two unlike plays come out level (then the float values decide)."""
+    seen = _seen(board)
+    n_unseen = max(1, len(_DECK_IDS) - len(seen))
+    against, card_worth = _whole_worths(board)
+    by_group: dict[tuple[int, str], int] = {}  # (my card's group, type) -> its sum over the unseen cards
+    best: int | None = None
+    # Plays alike -- the same group, type and _WORTH -- have the very same float value: the first of them is picked.
+    best_like: tuple[int, str, float] | None = None
+    choice, level = None, False
+    for action in legal:
+        card_id, ctype = _PLAY_PARTS[action]
+        mine = _GROUP_OF[ctype][card_id]
+        total = by_group.get((mine, ctype))
+        if total is None:
+            per_card, whole_deck = against[ctype][mine]
+            total = by_group[mine, ctype] = whole_deck - sum(map(per_card.__getitem__, seen))
+        # values()'s total / n_unseen - the card's worth, times the scale and n_unseen.
+        value = total - n_unseen * card_worth[card_id]
+        if best is None or value > best:
+            best, best_like, choice, level = value, (mine, ctype, _WORTH[card_id]), action, False
+        elif value == best and (mine, ctype, _WORTH[card_id]) != best_like:
+            level = True
+    return None if level else choice
 
 
 class _PlayParts(dict[str, tuple[str, str]]):
@@ -167,6 +255,7 @@ _PLAY_PARTS = _PlayParts()
 _PAIR_PARTS = _PlayParts()
 # Each card's value per challenge type (the set pieces read theirs).
 _VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items()} for ctype in DECK.challenge_types}
+_SORTED_VALUES = {ctype: sorted(values.values()) for ctype, values in _VALUES.items()}
 
 
 @register_player("rugby-champion-solo", "club")
@@ -187,6 +276,10 @@ class RugbyChampionClubPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         assert view is not None
+        if view["phase"] == "attack":
+            play = _best_play(view["board"], legal)
+            if play is not None:
+                return play
         scores = self._scores(view, legal)
         # The first best, as max(legal, key=...) picks it.
         return legal[scores.index(max(scores))]
@@ -202,12 +295,15 @@ class RugbyChampionClubPlayer(Player):
         if phase == "conversion":
             # Convert with the Goal card least worth keeping; declining is worth least.
             return [-_WORTH[a[8:]] if a.startswith("convert:") else -1e9 for a in legal]
-        unseen_ids = _unseen(board)
-        n_unseen = max(1, len(unseen_ids))
         if phase in ("lineout", "scrum"):
             piece = board["setpiece"]["card"]
-            values_of = _VALUES[piece["type"]]
-            threshold = Counter(map(piece["value"].__add__, map(values_of.__getitem__, unseen_ids)))
+            ctype = piece["type"]
+            values_of = _VALUES[ctype]
+            seen = _seen(board)
+            n_unseen = max(1, len(_DECK_IDS) - len(seen))
+            # A pair wins against the unseen cards whose value, added to the set-piece card's, is below its total:
+            # as many as in the whole deck, less the seen ones.
+            seen_values = sorted(map(values_of.__getitem__, seen))
             wins_by_total: dict[int, float] = {}  # many pairs add up to the same total
             scores = []
             for action in legal:
@@ -215,10 +311,13 @@ class RugbyChampionClubPlayer(Player):
                 pair_total = values_of[a] + values_of[b]
                 wins = wins_by_total.get(pair_total)
                 if wins is None:
-                    wins = wins_by_total[pair_total] = sum(count for needed, count in threshold.items()
-                                                           if pair_total > needed) / n_unseen
+                    below = pair_total - piece["value"]
+                    beaten = bisect_left(_SORTED_VALUES[ctype], below) - bisect_left(seen_values, below)
+                    wins = wins_by_total[pair_total] = beaten / n_unseen
                 scores.append(wins - 0.05 * (_WORTH[a] + _WORTH[b]))
             return scores
+        unseen_ids = _unseen(board)
+        n_unseen = max(1, len(unseen_ids))
         worths = _situation_worths(board)
         # The unseen cards counted by group, per challenge type (in the order the groups first appear in the
         # deck-ordered unseen cards: the sums below add up in that order).

@@ -1,0 +1,43 @@
+"""Rugby Champion solo: the club player's quick choice is the choice its values make.
+
+The club player weighs its attack plays in whole numbers (``player._best_play``), which is faster than its float
+``values()`` and must pick the very same play: the first of the best, as ``max(legal, key=values)`` does -- or
+defer to the floats (None) when two unlike plays come out level. Checked at every attack decision of matches
+played partly at random (so that every situation of the support pile and the Advantage comes up).
+"""
+
+import random
+
+from engine import new_game
+from engine.players import make_player
+from engine.rugby_champion_solo.player import _best_play
+
+RS = "rugby-champion-solo"
+
+
+def test_the_whole_number_choice_is_the_float_values_choice():
+    club = make_player(RS, "club")
+    picked = deferred = 0
+    situations = set()
+    for seed in range(120):
+        state = new_game(RS, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions(0)
+            view = state.view(0, labels=False, legal=legal, for_player=True)
+            if view["phase"] == "attack" and len(legal) > 1:
+                board = view["board"]
+                situations.add((board["support_drawn"], board["kickers_aside"], board["advantage"]))
+                play = _best_play(board, legal)
+                values = club.values(view, legal)
+                if play is None:
+                    deferred += 1
+                    level = [a for a in legal if values[a] > max(values.values()) - 1e-9]
+                    assert len(level) > 1, (legal, values)  # only ever on a level
+                else:
+                    picked += 1
+                    assert play == max(legal, key=values.__getitem__), (legal, values, play)
+            action = club.choose(view, legal, rng) if rng.random() < 0.7 else rng.choice(legal)
+            state.apply(0, action)
+    assert picked > 2000 and deferred < picked / 10
+    assert len(situations) >= 8
