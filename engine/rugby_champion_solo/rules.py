@@ -36,6 +36,8 @@ NP = "the Non-player"
 NO_CONVERT = "no-convert"
 NP_CAP = "The Non-player"
 SUPPORT_IDS = tuple(DECK.supports)  # the Non-player's support pile, in deck order
+PLAYERS = DECK.players
+_PERSON = (HOME,)  # to act while the game runs
 
 
 class _PileEmpty(Exception):
@@ -216,7 +218,7 @@ class RugbyChampionSoloState(GameState):
 
     # ---- protocol ---------------------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        return () if self.over else (HOME,)
+        return () if self.over else _PERSON
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.over or seat != HOME:
@@ -274,7 +276,7 @@ class RugbyChampionSoloState(GameState):
         spot["up"] = True
         self.hand.remove(mine)
         self.discard.append(mine)
-        me, np_card = card(mine), card(theirs)
+        me, np_card = PLAYERS[mine], PLAYERS[theirs]
         pv, nv = me.values[ctype], np_card.values[ctype]
         note = ""
         # The Referee cancels an opposing card that has a whistle; against two whistles a scrum starts.
