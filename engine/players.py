@@ -95,13 +95,16 @@ class Player:
     for the decisions :meth:`needs_view_for` says need it (a club player does not read the board to pick
     a blind card). ``blind_first``: where it does not read the view, the player takes the first legal action
     (a blind choice: every option looks the same to it), so the play loop takes it without calling
-    :meth:`choose`. ``searches``: the play loop asks :meth:`think` instead of :meth:`choose`, with a
-    :class:`Sampler` (the international level, :mod:`engine.search`).
+    :meth:`choose`. ``uses_rng``: False for a player that never draws from its rng, so that the play loop
+    does not seed one for it (seeding costs as much as a dozen moves). ``searches``: the play loop asks
+    :meth:`think` instead of :meth:`choose`, with a :class:`Sampler` (the international level,
+    :mod:`engine.search`).
     """
 
     level = RANDOM
     needs_view = False
     blind_first = False
+    uses_rng = True
     searches = False
 
     def needs_view_for(self, legal: list[str]) -> bool:
@@ -199,6 +202,19 @@ def seat_rng(seed: int, seat: int) -> random.Random:
     return random.Random(derive_seed(seed, "seat", seat))
 
 
+class _NoDraws(random.Random):
+    """The rng the play loop gives a player that says it never draws (``uses_rng = False``): a draw is a bug."""
+
+    def random(self) -> float:
+        raise RuntimeError("this player said it never draws from its rng (uses_rng = False)")
+
+    def getrandbits(self, k: int, /) -> int:
+        raise RuntimeError("this player said it never draws from its rng (uses_rng = False)")
+
+
+NO_DRAWS: random.Random = _NoDraws(0)
+
+
 def choose_action(state: GameState, seat: int, player: Player, rng: random.Random) -> str:
     """Ask ``player`` for its move at ``seat`` in ``state``."""
     legal = state.legal_actions(seat)
@@ -224,7 +240,8 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
     # needs is looked up once per match, not once per action: (player, its rng, its choose, whether it
     # searches, its needs_view_for when it reads the view at all, and whether a choice without the view is
     # the first legal action).
-    seats = {seat: (player, seat_rng(state.seed, seat), player.choose, player.searches,
+    seats = {seat: (player, seat_rng(state.seed, seat) if player.uses_rng else NO_DRAWS, player.choose,
+                    player.searches,
                     player.needs_view_for if player.needs_view else None, player.blind_first)
              for seat, player in players.items()}
     to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view

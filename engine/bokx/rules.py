@@ -472,8 +472,9 @@ class BokxState(GameState):
                                              f"Goal-line kick-off to {self.teams[seat]}.", side=action)
                     self._kick_off(seat, "goal_line")
                     return
-                self.emit("touch", seat, f"The {self.carrier} is bundled into touch: lineout to "
-                                         f"{self.teams[1 - seat]}.", side=action)
+                if self.record_events:
+                    self.emit("touch", seat, f"The {self.carrier} is bundled into touch: lineout to "
+                                             f"{self.teams[1 - seat]}.", side=action)
                 self._lineout(1 - seat, self.y, "left" if nx < 0 else "right")
                 return
             self.x = nx
@@ -657,19 +658,22 @@ class BokxState(GameState):
     def _try(self, att: int, die: int | None) -> None:
         self._tick(SECONDS["try"])
         self.tries[att] += 1
-        self.emit("try", att, f"TRY! {self.teams[att]} score through the {self.carrier or 'forwards'}.",
-                  die=die, x=self.x, y=self.y)
+        if self.record_events:
+            self.emit("try", att, f"TRY! {self.teams[att]} score through the {self.carrier or 'forwards'}.",
+                      die=die, x=self.x, y=self.y)
         if self._score(att, 5):
             return
         # The conversion is a goal kick from the Blue zone (INTERPRETATIONS.md).
         v = self._roll()
         if v >= 3:
             self.stats[att]["conversions"] += 1
-            self.emit("conversion", att, f"{self.teams[att]} convert.", die=v, good=True)
+            if self.record_events:
+                self.emit("conversion", att, f"{self.teams[att]} convert.", die=v, good=True)
             self.score[att] += 2
         else:
             self.stats[att]["conversions_missed"] += 1
-            self.emit("conversion", att, f"{self.teams[att]} miss the conversion.", die=v, good=False)
+            if self.record_events:
+                self.emit("conversion", att, f"{self.teams[att]} miss the conversion.", die=v, good=False)
         self._kick_off(1 - att, "halfway")
 
     def _penalty_try(self, att: int) -> None:

@@ -130,6 +130,7 @@ class RugbyLeagueClubPlayer(Player):
     level = "club"
     needs_view = True
     blind_first = True  # choose() below takes legal[0] when it has no view
+    uses_rng = False
 
     def needs_view_for(self, legal: list[str]) -> bool:
         # Only a drop goal or a penalty is a decision; a face-down card is chosen blind (the legal list is

@@ -455,9 +455,10 @@ class RugbyLeagueCardsState(GameState):
             # is simply withdrawn (it is never revealed).
             self.pending[1 - att] = -1
         need = wins_needed_for_goal(progress)
-        self.emit("drop-goal-attempt", att, f"The {SEAT_NAMES[att]} team go for a drop goal from "
-                  f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
-                  ball=self.ball, need=need)
+        if self.record_events:
+            self.emit("drop-goal-attempt", att, f"The {SEAT_NAMES[att]} team go for a drop goal from "
+                      f"{POSITION_LABELS[self.ball]}: {need} round win{'s' if need > 1 else ''} of 3 needed.",
+                      ball=self.ball, need=need)
         self._start_contest(DROP_GOAL_KICK, att, need, progress)
 
     def _start_contest(self, kind: str, kicker: int, need: int, progress: int) -> None:
