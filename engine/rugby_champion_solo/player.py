@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections import Counter
 from fractions import Fraction
 from itertools import filterfalse
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.core import AWAY, HOME, JSON, GameState, View
@@ -27,12 +28,16 @@ TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
 _DECK_IDS = tuple(DECK.players)
+_ID = itemgetter("id")
 
 
 def _seen(board: JSON) -> list[str]:
     """The player cards the person has seen (each once): the discards, the hand and the face-up line cards."""
-    seen: list[str] = board["discard"] + [c["id"] for c in board["hand"] or ()]
-    return seen + [spot["card"]["id"] for spot in board["line"] if spot["face_up"]]
+    seen: list[str] = board["discard"] + list(map(_ID, board["hand"] or ()))
+    for spot in board["line"]:
+        if spot["face_up"]:
+            seen.append(spot["card"]["id"])
+    return seen
 
 
 def _unseen(board: JSON) -> list[str]:
@@ -200,17 +205,19 @@ def _whole_worths(board: JSON) -> WholeWorths:
     key = _situation(board)
     found = _WHOLE.get(key)
     if found is None:
-        tables = {ctype: [[_exact(w) for w in row] for row in rows] for ctype, rows in _situation_worths(board).items()}
-        card_worths = {card_id: _exact(w) for card_id, w in _WORTH.items()}
-        scale = math.lcm(*(w.denominator for rows in tables.values() for row in rows for w in row),
-                         *(w.denominator for w in card_worths.values()))
+        tables = _situation_worths(board)
+        # The few distinct worths, each as its fraction and then as a whole number of the common scale.
+        worths = {w for rows in tables.values() for row in rows for w in row} | set(_WORTH.values())
+        exact = {w: _exact(w) for w in worths}
+        scale = math.lcm(*(f.denominator for f in exact.values()))
+        whole = {w: int(f * scale) for w, f in exact.items()}
         against: dict[str, list[tuple[dict[str, int], int]]] = {}
         for ctype, rows in tables.items():
             against[ctype] = []
             for row in rows:
-                per_card = {card_id: int(row[group] * scale) for card_id, group in _GROUP_OF[ctype].items()}
+                per_card = {card_id: whole[row[group]] for card_id, group in _GROUP_OF[ctype].items()}
                 against[ctype].append((per_card, sum(per_card.values())))
-        found = _WHOLE[key] = WholeWorths(against, {card_id: int(w * scale) for card_id, w in card_worths.items()})
+        found = _WHOLE[key] = WholeWorths(against, {card_id: whole[w] for card_id, w in _WORTH.items()})
     return found
 
 
