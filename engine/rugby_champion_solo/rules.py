@@ -54,6 +54,9 @@ _FACE_UP = {card_id: {"face_up": True, "card": d} for card_id, d in _CARD_DICTS.
 
 # The attack actions of every card, built once: _PLAYS[card][type] and _PLAYS_GOING[card][type][direction].
 _PLAYS = {c: {t: f"play:{c}:{t}" for t in DECK.challenge_types} for c in DECK.players}
+_PLAYS_ON = {t: {c: plays[t] for c, plays in _PLAYS.items()} for t in DECK.challenge_types}  # [type][card]
+# The lineout and scrum actions of every two cards: _PAIRS[card][card] (either order).
+_PAIRS = {a: {b: "pair:" + ":".join(sorted((a, b))) for b in DECK.players if b != a} for a in DECK.players}
 _PLAYS_GOING = {c: {t: {name: f"play:{c}:{t}:{name}" for name in ("left", "right")} for t in DECK.challenge_types}
                 for c in DECK.players}
 
@@ -229,12 +232,11 @@ class RugbyChampionSoloState(GameState):
                               for t in allowed_types(ADVANCED + d))
             forced = self.forced_type
             if forced:
-                return sorted([_PLAYS[c][forced] for c in self.hand])
+                return sorted(map(_PLAYS_ON[forced].__getitem__, self.hand))
             types = allowed_types(self.slot)
             return sorted([_PLAYS[c][t] for c in self.hand for t in types])
         if self.phase in ("lineout", "scrum"):
-            return sorted({"pair:" + ":".join(sorted((a, b))) for i, a in enumerate(self.hand)
-                           for b in self.hand[i + 1:]})
+            return sorted({_PAIRS[a][b] for i, a in enumerate(self.hand) for b in self.hand[i + 1:]})
         if self.phase == "conversion":
             return sorted([f"convert:{c}" for c in self.hand if card(c).goal] + [NO_CONVERT])
         return []
