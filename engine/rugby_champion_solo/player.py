@@ -276,6 +276,7 @@ class RugbyChampionClubPlayer(Player):
     level = "club"
     needs_view = True
     blind_first = True  # without a view (a single legal action) it plays the first
+    uses_rng = False  # its choices are the values' best: it never draws
 
     def needs_view_for(self, legal: list[str]) -> bool:
         return len(legal) > 1  # a single legal action is no choice: no view to build
