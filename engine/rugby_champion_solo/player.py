@@ -248,18 +248,11 @@ def _best_play(board: JSON, legal: list[str]) -> str | None:
     return None if level else choice
 
 
-class _PlayParts(dict[str, tuple[str, str]]):
-    """``"play:<card>:<type>[:<direction>]"`` -> (card, type), or ``"pair:<card>:<card>"`` -> the two cards:
-    split once per action string."""
-
-    def __missing__(self, action: str) -> tuple[str, str]:
-        parts = action.split(":")
-        found = self[action] = (parts[1], parts[2])
-        return found
-
-
-_PLAY_PARTS = _PlayParts()
-_PAIR_PARTS = _PlayParts()
+# The cards of every attack and set-piece action, split once: "play:<card>:<type>[:<direction>]" -> (card, type)
+# and "pair:<card>:<card>" -> the two cards.
+_PLAY_PARTS = {f"play:{c}:{t}{going}": (c, t) for c in DECK.players for t in DECK.challenge_types
+               for going in ("", ":left", ":right")}
+_PAIR_PARTS = {f"pair:{a}:{b}": (a, b) for a in DECK.players for b in DECK.players if a < b}
 # Each card's value per challenge type (the set pieces read theirs).
 _VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items()} for ctype in DECK.challenge_types}
 _SORTED_VALUES = {ctype: sorted(values.values()) for ctype, values in _VALUES.items()}
