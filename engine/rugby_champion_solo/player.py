@@ -12,6 +12,7 @@ import math
 import random
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import filterfalse
 from operator import itemgetter
@@ -227,6 +228,9 @@ def _best_play(board: JSON, legal: list[str]) -> str | None:
     seen = _seen(board)
     n_unseen = max(1, len(_DECK_IDS) - len(seen))
     against, card_worth = _whole_worths(board)
+    # A per-card table's entries for the seen cards, in one call (an itemgetter of a single key gives no tuple).
+    of_seen: Callable[[dict[str, int]], tuple[int, ...]] = (
+        itemgetter(*seen) if len(seen) > 1 else lambda per_card: tuple(map(per_card.__getitem__, seen)))
     by_group: dict[tuple[int, str], int] = {}  # (my card's group, type) -> its sum over the unseen cards
     best: int | None = None
     # Plays alike -- the same group, type and _WORTH -- have the very same float value: the first of them is picked.
@@ -238,7 +242,7 @@ def _best_play(board: JSON, legal: list[str]) -> str | None:
         total = by_group.get((mine, ctype))
         if total is None:
             per_card, whole_deck = against[ctype][mine]
-            total = by_group[mine, ctype] = whole_deck - sum(map(per_card.__getitem__, seen))
+            total = by_group[mine, ctype] = whole_deck - sum(of_seen(per_card))
         # values()'s total / n_unseen - the card's worth, times the scale and n_unseen.
         value = total - n_unseen * card_worth[card_id]
         if best is None or value > best:

@@ -10,6 +10,7 @@ import random
 
 from engine import new_game
 from engine.players import make_player
+from engine.rugby_champion_solo.cards import DECK
 from engine.rugby_champion_solo.player import _best_play
 
 RS = "rugby-champion-solo"
@@ -41,3 +42,13 @@ def test_the_whole_number_choice_is_the_float_values_choice():
             state.apply(0, action)
     assert picked > 2000 and deferred < picked / 10
     assert len(situations) >= 8
+
+
+def test_the_whole_number_choice_with_a_single_seen_card():
+    """One seen card (a board the rules never show, but a player must not trip on it): the same choice."""
+    hand = [DECK.players["prop-1"].to_dict()]
+    board = {"discard": [], "hand": hand, "line": [{"face_up": False, "card": None}] * 4, "support_drawn": False,
+             "support_count": 10, "kickers_aside": 0, "advantage": None}
+    legal = [f"play:prop-1:{ctype}" for ctype in DECK.challenge_types]
+    values = make_player(RS, "club").values({"phase": "attack", "board": board}, legal)
+    assert _best_play(board, legal) == max(legal, key=values.__getitem__) == "play:prop-1:physical"
