@@ -186,7 +186,8 @@ def _situation_worths(board: JSON) -> dict[str, list[list[float]]]:
 def _exact(worth: float) -> Fraction:
     """The fraction a worth's float stands for (its denominator is at most 100; the float is within 1e-13)."""
     exact = Fraction(worth).limit_denominator(1000)
-    assert abs(exact - Fraction(worth)) < 1e-9
+    if abs(exact - Fraction(worth)) > 1e-9:  # not a small fraction: whole numbers would not stand for it
+        raise ValueError(f"a worth of {worth!r} is not a fraction with a small denominator")
     return exact
 
 
