@@ -322,14 +322,16 @@ class Fixture(models.Model):
         indexes = [
             # The public pages' sections (a round, a day, a pitch, the next kick-offs). Each index costs time on
             # every one of a big league's half a million inserted fixtures (bench/fixture_generation.py measures
-            # each), so two of them hold only the rows their queries can ask for.
+            # each), so three of them hold only the rows their queries can ask for.
             models.Index(fields=["tournament", "round_number"]),
             # The stages after the pools (knockout, Swiss, solo), read after every result by advancement (a
             # 1,000-team league, no knockout at all, was scanned whole to find none). A pool round is found by
             # the index above: pool fixtures never enter this one.
             models.Index(fields=["tournament", "round_number"], condition=~Q(stage="pool"),
                          name="fixture_later_stage"),
-            models.Index(fields=["tournament", "kickoff"], name="fixture_day"),
+            # A day's fixtures (and the list of days): only timed fixtures (every query on it bounds the kick-off,
+            # which excludes NULL), so a league generated without a start date writes none here.
+            models.Index(fields=["tournament", "kickoff"], condition=Q(kickoff__isnull=False), name="fixture_day"),
             # A pitch's fixtures: only those with a pitch (a league without pitches writes none here).
             models.Index(fields=["tournament", "venue", "kickoff"], condition=~Q(venue=""), name="fixture_pitch"),
             models.Index(fields=["tournament", "status", "kickoff", "slot"], name="fixture_next"),

@@ -4,7 +4,7 @@ seconds): every column holds what the model would have saved, and the times are 
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import UTC, date, datetime, time
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -152,11 +152,17 @@ def test_a_big_league_is_a_complete_round_robin(organiser, settings):
     (lambda t: Fixture.objects.filter(tournament=t, stage=Fixture.Stage.KNOCKOUT).order_by("round_number"),
      "fixture_later_stage"),
     (lambda t: Fixture.objects.filter(tournament=t, venue="Pitch 2").order_by("kickoff"), "fixture_pitch"),
+    # A day's fixtures (``web.sections.build_day``) and the days that have fixtures (``web.views``).
+    (lambda t: Fixture.objects.filter(tournament=t, kickoff__gte=datetime(2026, 5, 2, tzinfo=UTC),
+                                      kickoff__lt=datetime(2026, 5, 3, tzinfo=UTC)).order_by("kickoff"),
+     "fixture_day"),
+    (lambda t: Fixture.objects.filter(tournament=t, kickoff__isnull=False).order_by("kickoff"), "fixture_day"),
 ])
 def test_the_partial_indexes_serve_their_queries(organiser, queryset, index):
-    """Pool fixtures stay out of the later stages' index and fixtures without a pitch out of the pitches' (a big
-    league's generation writes neither); the queries that need them still find them (sequential scans off, so
-    the plan shows whether the index can serve the query at all)."""
+    """Pool fixtures stay out of the later stages' index, fixtures without a pitch out of the pitches' and those
+    without a kick-off out of the days' (a big league generated without a plan writes none of them); the queries
+    that need them still find them (sequential scans off, so the plan shows whether the index can serve the query
+    at all)."""
     tournament = make_tournament("idx", user=organiser, teams=("FRA", "NZL", "ITA", "URU"), pools=1)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
