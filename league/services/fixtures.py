@@ -92,7 +92,9 @@ def fixtures_generate_round_robin(
         for rounds in by_pool.values():
             for rnd in rounds:
                 groups.setdefault(rnd.number, []).append(cast(list[tuple[int, int]], list(rnd.matches)))
-        in_slot_order = {number: [m for m in chain.from_iterable(zip_longest(*lists)) if m is not None]
+        # (One pool, a big league's case, is its own order: no pass over its half a million matches.)
+        in_slot_order = {number: lists[0] if len(lists) == 1 else
+                         [m for m in chain.from_iterable(zip_longest(*lists)) if m is not None]
                          for number, lists in groups.items()}
         _check_fixture_room(tournament, sum(len(matches) for matches in in_slot_order.values()))
         places = new_matches_places(tournament, in_slot_order)
