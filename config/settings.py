@@ -203,7 +203,12 @@ if REDIS_URL:
     # dropped (and logged), so pages are built from the database instead of failing.
     CACHES = {"default": {
         "BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
-        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT,
+                    # Read by nearly every request, changed only through this cache: kept by each process and
+                    # dropped when a change is published (config.cache's mirror). A tournament's row and section
+                    # tokens, the site's data version, and the signed-in visitors' sessions.
+                    "mirror": ("league:tournament:", "league:tok:", "league:data-version:",
+                               "django.contrib.sessions.cached_db")},
     }}
 elif "pytest" in sys.modules:
     # A test process is the whole site (Celery runs eagerly in it): its own memory is enough, and one test's

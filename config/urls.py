@@ -11,14 +11,22 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from config import views
+from config.routing import by_first_segment
 from league import views as league_views
+from league.api_urls import urlpatterns as league_api
 from league.urls import urlpatterns as league_pages
+from matches.api_urls import urlpatterns as matches_api
 from web.urls import urlpatterns as web_pages
 
 urlpatterns = [
+    # Django tries the patterns in order: what a crowd asks for (the API, online play, the public pages) first,
+    # the API grouped by resource (config.routing).
+    path("api/", include(by_first_segment([*matches_api, *league_api]))),
+    path("matches/", include("matches.urls")),
+    path("favicon.ico", views.favicon),
+    path("", include((web_pages + league_pages, "league"))),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("favicon.ico", views.favicon),
     # Sign-in and password reset: Django's views, the sign-in guarded by django-axes, the reset form limited per
     # client (league.views.password_reset).
     path("accounts/password_reset/", league_views.password_reset, name="password_reset"),
@@ -29,10 +37,6 @@ urlpatterns = [
     # Redoc's search runs in a worker made from a blob: URL, allowed on this page only.
     path("api/redoc/", csp_update({"worker-src": [SELF, "blob:"]})(SpectacularRedocView.as_view(url_name="schema")),
          name="api-redoc"),
-    path("api/", include("league.api_urls")),
-    path("api/", include("matches.api_urls")),
-    path("matches/", include("matches.urls")),
-    path("", include((web_pages + league_pages, "league"))),
 ]
 
 handler400 = views.bad_request

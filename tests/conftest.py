@@ -4,6 +4,7 @@ import os
 import signal
 
 import pytest
+from django.core.cache.backends.redis import RedisCache
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -73,26 +74,66 @@ def _recent_users_clock(monkeypatch):
 
 @pytest.fixture
 def cache_round_trips(monkeypatch):
-    """The names of the shared cache's calls made from now on, one per round trip (a list the test may clear)."""
+    """The names of the shared cache's calls made from now on that reached the cache server (with Redis: not the
+    ones the mirror answered), one per call (a list the test may clear)."""
+    import redis.client
     from django.core.cache import caches
 
     backend = caches["default"]
     calls: list[str] = []
     inside = [0]  # a backend may make get_many of its get (the tests' local memory does): count the outer call
+    reached = [0]
+    if isinstance(backend, RedisCache):
+        for cls, method in ((redis.client.Redis, "execute_command"), (redis.client.Pipeline, "execute")):
+            original = getattr(cls, method)
+
+            def sent(*args, _original=original, **kwargs):
+                reached[0] += 1
+                return _original(*args, **kwargs)
+
+            monkeypatch.setattr(cls, method, sent)
+    else:
+        reached = None  # a memory cache: every call is a "round trip"
     for name in ("get", "get_many", "set", "set_many", "add", "delete", "delete_many", "incr", "get_or_set"):
         original = getattr(backend, name)
 
         def counted(*args, _original=original, _name=name, **kwargs):
-            if not inside[0]:
-                calls.append(_name)
+            before = reached[0] if reached is not None else None
             inside[0] += 1
             try:
                 return _original(*args, **kwargs)
             finally:
                 inside[0] -= 1
+                if not inside[0] and (reached is None or reached[0] != before):
+                    calls.append(_name)
 
         monkeypatch.setattr(backend, name, counted)
     return calls
+
+
+@pytest.fixture
+def cache_mirror():
+    """This process's cache mirror (``config.cache``), listening (waited for); the test is skipped without Redis."""
+    import time
+
+    from django.core.cache import caches
+
+    mirror = getattr(getattr(caches["default"], "_cache", None), "mirror", None)
+    if mirror is None:
+        pytest.skip("the cache mirror needs Redis (scripts/test starts one)")
+    deadline = time.monotonic() + 5
+    while not mirror.live():
+        assert time.monotonic() < deadline, "the cache mirror's listener did not subscribe"
+        time.sleep(0.01)
+    return mirror
+
+
+@pytest.fixture
+def cache_mirror_deaf(monkeypatch):
+    """The cache mirror's listener is not heard (as after a lost connection): every read goes to the cache."""
+    from config.cache import Mirror
+
+    monkeypatch.setattr(Mirror, "live", lambda self: False)
 
 
 @pytest.fixture(autouse=True)

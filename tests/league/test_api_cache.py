@@ -55,7 +55,8 @@ def test_a_repeated_read_costs_no_query(rwc, url, django_assert_num_queries):
 
 
 @pytest.mark.parametrize("url", TOURNAMENT_LISTS)
-def test_a_repeated_read_of_a_tournament_list_is_one_cache_round_trip(rwc, url, cache_round_trips):
+def test_a_repeated_read_of_a_tournament_list_is_one_cache_round_trip(rwc, url, cache_round_trips,
+                                                                      cache_mirror_deaf):
     """The tournament row and its version: one round trip to the shared cache, the answer from this process's
     memory (a pool's tournament too: a pool never moves)."""
     client = _client()
@@ -65,6 +66,36 @@ def test_a_repeated_read_of_a_tournament_list_is_one_cache_round_trip(rwc, url, 
     again = client.get(url)
     assert again.status_code == 200 and again.json() == first.json()
     assert cache_round_trips == ["get"]
+
+
+@pytest.mark.parametrize("url", TOURNAMENT_LISTS)
+def test_with_the_mirror_listening_a_repeated_read_makes_no_cache_round_trip(rwc, url, cache_round_trips,
+                                                                            cache_mirror):
+    """The tournament row is kept by the mirror (config.cache): nothing is asked of Redis, and a result recorded
+    afterwards is in the next answer (the writer's own process forgets the row at once)."""
+    client = _client()
+    url = url.format(slug=rwc.slug, pool=Pool.objects.filter(tournament=rwc).first().pk)
+    first = client.get(url)
+    client.get(url)  # the row read from Redis while the mirror listens is kept from now on
+    cache_round_trips.clear()
+    again = client.get(url)
+    assert again.status_code == 200 and again.json() == first.json()
+    assert cache_round_trips == []
+    fixture = Fixture.objects.filter(tournament=rwc, status=Fixture.Status.SCHEDULED, pool__isnull=False).first()
+    services.result_record(fixture=fixture, home_score=30, away_score=3, home_tries=4, away_tries=0)
+    cache_round_trips.clear()
+    assert client.get(url).status_code == 200
+    assert cache_round_trips[0] == "get"  # the row (a new version) is read again
+
+
+def test_with_the_mirror_listening_a_result_is_in_the_next_answer(rwc, cache_mirror):
+    client = _client()
+    url = f"/api/tournaments/{rwc.slug}/standings/"
+    first = client.get(url).json()
+    assert client.get(url).json() == first
+    fixture = Fixture.objects.filter(tournament=rwc, status=Fixture.Status.SCHEDULED, pool__isnull=False).first()
+    services.result_record(fixture=fixture, home_score=30, away_score=3, home_tries=4, away_tries=0)
+    assert client.get(url).json() != first
 
 
 def test_a_deleted_pool_is_not_found_after_it_was_read(rwc):

@@ -118,7 +118,8 @@ def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change
     assert data["runs"] == 40 and data["current"] is True
 
 
-def test_odds_api_reads_the_row_and_the_odds_token_in_one_cache_round_trip(tournament, settings, cache_round_trips):
+def test_odds_api_reads_the_row_and_the_odds_token_in_one_cache_round_trip(tournament, settings, cache_round_trips,
+                                                                         cache_mirror_deaf):
     settings.ODDS_MODEL_MATCHES = 10
     odds.odds_refresh(tournament_id=tournament.pk, runs=30)
     client = APIClient()
@@ -126,6 +127,20 @@ def test_odds_api_reads_the_row_and_the_odds_token_in_one_cache_round_trip(tourn
     cache_round_trips.clear()
     assert client.get(url(tournament, "odds")).json() == first
     assert cache_round_trips == ["get_many"]
+
+
+def test_odds_api_with_the_mirror_listening_makes_no_cache_round_trip(tournament, settings, cache_round_trips,
+                                                                      cache_mirror):
+    settings.ODDS_MODEL_MATCHES = 10
+    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
+    client = APIClient()
+    first = client.get(url(tournament, "odds")).json()
+    client.get(url(tournament, "odds"))
+    cache_round_trips.clear()
+    assert client.get(url(tournament, "odds")).json() == first
+    assert cache_round_trips == []
+    odds.odds_refresh(tournament_id=tournament.pk, runs=40)  # a new token: heard at once in this process
+    assert client.get(url(tournament, "odds")).json()["runs"] == 40
 
 
 def test_odds_api_of_a_slug_taken_again_are_the_new_tournaments(tournament, settings, organiser):
