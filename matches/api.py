@@ -31,7 +31,8 @@ def _match_or_404(pk) -> Match:
 def _archived_body(match: Match) -> dict:
     """What the API says of a match the engine cannot replay (recorded under other rules): what was stored."""
     return {"id": match.pk, "ruleset": match.ruleset, "status": match.status, "ply": match.ply,
-            "rules_version": match.rules_version, "archived": True, "outcome": match.outcome,
+            "rules_version": match.rules_version, "archived": True,
+            "outcome": selectors.outcome_for_reader(match.outcome),
             "detail": "this match was recorded under another version of the rules: it cannot be replayed; its "
                       "stored outcome and its action log (/actions/) are given instead"}
 

@@ -7,8 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from engine import get_spec
 from engine.core import SEAT_NAMES, GameState
@@ -126,6 +128,16 @@ def score_of(state: GameState) -> dict:
     return out
 
 
+def outcome_for_reader(outcome: dict | None) -> dict | None:
+    """A finished match's stored outcome as its reader sees it: a refusal of its result (``result_error``, kept in
+    every language of the site) worded in the active language."""
+    if not outcome or not isinstance(outcome.get("result_error"), dict):
+        return outcome  # none, or stored as one text before the refusal was kept in every language
+    words = outcome["result_error"]
+    text = words.get(get_language() or "") or words.get(settings.LANGUAGE_CODE) or next(iter(words.values()), "")
+    return {**outcome, "result_error": text}
+
+
 def seat_summary(seat: MatchSeat) -> dict:
     entry = seat.entry
     return {"seat": seat.seat, "side": SEAT_NAMES[seat.seat], "kind": seat.kind, "name": seat.label,
@@ -162,7 +174,7 @@ def match_view(match: Match, state: GameState, seat: int | None, *, events_from:
         "legal_actions": [{"action": a, "label": state.describe_action(a)} for a in legal],
         "seats": [seat_summary(s) for s in seats],
         "score": score_of(state),
-        "outcome": match.outcome,
+        "outcome": outcome_for_reader(match.outcome),
         "fixture": match.fixture_id,
         "tournament": match.fixture.tournament.slug if match.fixture is not None else None,
         "view": state.view(seat),

@@ -10,12 +10,15 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from engine import derive_seed, get_ruleset, get_spec, new_game
@@ -235,12 +238,39 @@ def _record_result(match: Match, user, reason: Coded, **values: Any) -> None:
         # An organiser entered a result by hand while the match was on: theirs stands.
         match.outcome["result_note"] = "fixture_had_result"  # a code for the archive: the result was left unchanged
         return
+    def record() -> None:
+        result_record(fixture=fixture, source="online", user=user, reason=reason, **values)
+
     try:
         with transaction.atomic():
-            result_record(fixture=fixture, source="online", user=user, reason=reason, **values)
+            record()
     except ValidationError as exc:
         logger.warning("match %s: result refused: %s", match.pk, exc)
-        match.outcome["result_error"] = "; ".join(exc.messages)
+        match.outcome["result_error"] = _refusal_in_every_language(record, exc)
+
+
+class _TriedOnly(Exception):
+    """Rolls back a result recorded only to word its refusal (it cannot be accepted the second time)."""
+
+
+def _refusal_in_every_language(record: Callable[[], None], refused: ValidationError) -> dict[str, str]:
+    """The league's refusal of a result (``refused``, in the active language), in each of the site's languages:
+    the match's pages show it in their reader's. The league words a refusal when it makes it, so it is made
+    again in each other language, in a savepoint that is always rolled back."""
+    words = {get_language() or settings.LANGUAGE_CODE: "; ".join(refused.messages)}
+    for code, _name in settings.LANGUAGES:
+        if code in words:
+            continue
+        with translation.override(code):
+            try:
+                with transaction.atomic():
+                    record()
+                    raise _TriedOnly
+            except ValidationError as exc:
+                words[code] = "; ".join(exc.messages)
+            except _TriedOnly:
+                pass
+    return words
 
 
 def _finish_early(match: Match, state: GameState, user, *, ended_by: str, seat: int) -> None:

@@ -597,6 +597,7 @@ def manage(request, pk):
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     links = [(s, request.build_absolute_uri(f"/matches/join/{s.join_code}/")) for s in seats]
     return render(request, "matches/manage.html", {"match": match, "links": links,
+                                                   "outcome": selectors.outcome_for_reader(match.outcome),
                                                    "ruleset_name": get_ruleset(match.ruleset).spec.name,
                                                    "levels": level_choices(), "default_level": DEFAULT_LEVEL,
                                                    "events": selectors.match_events(match),

@@ -46,7 +46,7 @@ def _admin(url: str, sql: str) -> None:
 class LiveSite:
     """Start with :meth:`start`, stop with :meth:`stop` (or use it as a context manager)."""
 
-    def __init__(self, kind: str, folder: Path, static_root: Path):
+    def __init__(self, kind: str, folder: Path, static_root: Path, redis_url: str = ""):
         self.kind = kind
         self.folder = folder
         self.port = free_port()
@@ -65,7 +65,7 @@ class LiveSite:
             "DATABASE_URL": database_url, "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(40),
             "SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false", "SECURE_HSTS_SECONDS": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost", "VAR_DIR": str(folder), "STATIC_ROOT": str(static_root),
-            "REDIS_URL": "", "CELERY_BROKER_URL": "", "CELERY_RESULT_BACKEND": "", "ODDS_AFTER_RESULT": "false",
+            "REDIS_URL": redis_url, "CELERY_BROKER_URL": "", "CELERY_RESULT_BACKEND": "", "ODDS_AFTER_RESULT": "false",
             "CONN_MAX_AGE": "0", "PYTHONUNBUFFERED": "1",
         }
 

@@ -4,12 +4,13 @@ the audit trail of all of them, and the results they give through the league's r
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from league.errors import DomainError
-from league.models import Fixture, Result, ResultChange
+from league.models import Fixture, Result, ResultChange, Tournament
 from matches import services
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat
 from tests.matches.conftest import make_fixture
@@ -267,3 +268,33 @@ def test_the_organiser_sees_the_log(fixture_people, organiser, players):
     player = Client()
     player.force_login(players[0])
     assert "The organiser gave" in player.get(f"/matches/{match.pk}/").content.decode()
+
+
+# ---- a result the league refuses -------------------------------------------------------------------------------
+
+
+def test_a_refused_result_is_kept_in_every_language_and_shown_in_the_readers(fixture_people, players):
+    """The match ends (a resignation, in French) after the tournament was finished: the league refuses the
+    result, and each reader of the match sees why in their own language, whoever finished it."""
+    match = services.match_start_for_fixture(fixture=fixture_people, seed=5)
+    Tournament.objects.filter(pk=fixture_people.tournament_id).update(status=Tournament.Status.FINISHED)
+    with translation.override("fr"):
+        services.match_resign(match=match, seat=0, user=players[0])
+    match.refresh_from_db()
+    assert match.status == "finished" and not Result.objects.filter(fixture=fixture_people).exists()
+    words = match.outcome["result_error"]
+    assert set(words) == {code for code, _name in settings.LANGUAGES}
+    assert "is finished: its results cannot change" in words["en"]
+    assert "est terminé" in words["fr"] and "is klaar" in words["af"]
+    client = Client()
+    client.force_login(players[1])
+    english = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "is finished: its results cannot change" in english and "est terminé" not in english
+    api = APIClient()
+    api.force_authenticate(players[1])
+    body = api.get(f"/api/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="af").json()
+    assert "is klaar" in body["outcome"]["result_error"]
+    organiser = Client()
+    organiser.force_login(fixture_people.tournament.organisers.first())
+    manage = organiser.get(f"/matches/{match.pk}/manage/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The result could not be recorded:" in manage and "is finished: its results cannot change" in manage
