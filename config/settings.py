@@ -301,6 +301,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.Negotiation",
     # Throttles key on league.clients.client_ip (X-Forwarded-For through TRUSTED_PROXIES only).
     "NUM_PROXIES": TRUSTED_PROXIES,
 }
