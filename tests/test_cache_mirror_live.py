@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.integration]
 SETUP = """
 import json
 from league import services
-tournament = services.tournament_create_from_preset(preset="rwc2023", name="Mirror Cup", slug="mirror-cup")
+tournament = services.tournament_create_from_preset("rwc2023", name="Mirror Cup", slug="mirror-cup")
 print(json.dumps({"slug": tournament.slug}))
 """
 
