@@ -151,7 +151,8 @@ class Mirror:
             if not keys:
                 return
         self.drop(keys)
-        client.publish(self._channel, _EVERYTHING if keys is None else "\n".join(keys))
+        # The writer's name first: its own listener skips what this process has already dropped.
+        client.publish(self._channel, "\n".join([self.listener_name, *(keys or [_EVERYTHING])]))
 
     def forget_process(self) -> None:
         """In a forked child: nothing kept, no listener (the parent's thread does not exist in the child)."""
@@ -194,8 +195,9 @@ class Mirror:
                 if message is None:
                     continue
                 if message["type"] == "message":
-                    data = message["data"].decode()
-                    self.drop(None if data == _EVERYTHING else data.split("\n"))
+                    writer, *keys = message["data"].decode().split("\n")
+                    if writer != self.listener_name:
+                        self.drop(None if keys == [_EVERYTHING] else keys)
                 elif message["type"] == "subscribe":
                     self.drop(None)  # changes made before the subscription were not heard
                 self._heard = time.monotonic()
