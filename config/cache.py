@@ -13,8 +13,8 @@ hears. So a repeated read costs no round trip at all, and a change is seen by ev
 message arrives (the process that wrote sees it at once). What a process keeps is used only while its listener
 is subscribed and heard Redis answer its ping within ``_FEED_SILENCE`` seconds (a lost connection, a Redis
 restarted: every read goes to Redis again until the listener has subscribed again), and for at most
-``_MIRROR_SECONDS``. A value read from Redis while a change was heard is not kept (the generation count), so a
-value read before a change can never be kept after it.
+``CACHE_MIRROR_SECONDS`` (a setting). A value read from Redis while a change was heard is not kept (the
+generation count), so a value read before a change can never be kept after it.
 """
 
 from __future__ import annotations
@@ -77,8 +77,6 @@ def _missing_key(key: Any, *args: Any, **kwargs: Any) -> Any:
     raise ValueError(f"Key {key!r} not found (the cache is unavailable).")
 
 
-# How long a kept value may be used at most, even with the listener hearing every change (a safety bound only).
-_MIRROR_SECONDS = 5.0
 # The listener pings Redis this often; it must have heard an answer (or a message) this recently to trust the feed.
 _PING_SECONDS = 1.0
 _FEED_SILENCE = 3.0
@@ -97,7 +95,7 @@ class Mirror:
         self.prefixes = prefixes
         self._url = url
         self._channel = f"rugby:cache-changes:{url}"
-        self._values: TTLCache[str, bytes] = TTLCache(maxsize=8192, ttl=_MIRROR_SECONDS)
+        self._values: TTLCache[str, bytes] = TTLCache(maxsize=8192, ttl=settings.CACHE_MIRROR_SECONDS)
         self._lock = threading.Lock()
         self._generation = 0
         self._heard = 0.0  # when the listener last heard Redis (monotonic); 0: not subscribed

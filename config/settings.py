@@ -197,6 +197,9 @@ if REDIS_URL and _xdist_worker.startswith("gw"):
 REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5)
 # After a failure the cache is skipped (every read a miss) for this many seconds before Redis is tried again.
 CACHE_RETRY_SECONDS = env_float("CACHE_RETRY_SECONDS", 5)
+# How long a process may use a value of the cache's mirror at most, even with every change heard (config.cache): a
+# safety bound only (a session expired in Redis is honoured this much longer by a process that had it).
+CACHE_MIRROR_SECONDS = env_float("CACHE_MIRROR_SECONDS", 5)
 
 if REDIS_URL:
     # The cache fails open (config.cache): with Redis down or hanging, every read is a miss and every write is
