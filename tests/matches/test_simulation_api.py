@@ -118,27 +118,19 @@ def test_odds_api_is_read_from_the_cache_until_the_odds_or_the_tournament_change
     assert data["runs"] == 40 and data["current"] is True
 
 
-def test_odds_api_reads_the_row_and_the_odds_token_in_one_cache_round_trip(tournament, settings, cache_round_trips,
-                                                                         cache_mirror_deaf):
+@pytest.mark.parametrize(("mirror", "round_trips"), [("cache_mirror", []), ("cache_mirror_deaf", ["get_many"])],
+                         ids=["mirror listening: none", "mirror deaf: the row and the odds token in one"])
+def test_odds_api_cache_round_trips_of_a_repeated_read(tournament, settings, cache_round_trips, request, mirror,
+                                                       round_trips):
     settings.ODDS_MODEL_MATCHES = 10
-    odds.odds_refresh(tournament_id=tournament.pk, runs=30)
-    client = APIClient()
-    first = client.get(url(tournament, "odds")).json()
-    cache_round_trips.clear()
-    assert client.get(url(tournament, "odds")).json() == first
-    assert cache_round_trips == ["get_many"]
-
-
-def test_odds_api_with_the_mirror_listening_makes_no_cache_round_trip(tournament, settings, cache_round_trips,
-                                                                      cache_mirror):
-    settings.ODDS_MODEL_MATCHES = 10
+    request.getfixturevalue(mirror)
     odds.odds_refresh(tournament_id=tournament.pk, runs=30)
     client = APIClient()
     first = client.get(url(tournament, "odds")).json()
     client.get(url(tournament, "odds"))
     cache_round_trips.clear()
     assert client.get(url(tournament, "odds")).json() == first
-    assert cache_round_trips == []
+    assert cache_round_trips == round_trips
     odds.odds_refresh(tournament_id=tournament.pk, runs=40)  # a new token: heard at once in this process
     assert client.get(url(tournament, "odds")).json()["runs"] == 40
 
