@@ -98,8 +98,14 @@ def _start_workers(n: int, logdir: Path, tag: str) -> list[tuple[subprocess.Pope
     while time.monotonic() < deadline:
         if all(b"ready." in path.read_bytes() for _proc, path in procs):
             return procs
+        if any(proc.poll() is not None for proc, _path in procs):
+            break
         time.sleep(0.2)
-    raise SystemExit("the workers did not start within 90 s")
+    # Say why, with each worker's last lines: a failed start is a finding, not noise to retry away.
+    tails = "\n".join(f"--- {path.name} (exit code {proc.poll()}):\n"
+                      + "\n".join(path.read_text(errors="replace").splitlines()[-25:]) for proc, path in procs)
+    _stop(procs)
+    raise SystemExit(f"the workers did not start within 90 s\n{tails}")
 
 
 def _stop(procs: list[tuple[subprocess.Popen, Path]]) -> None:
