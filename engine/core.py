@@ -336,6 +336,31 @@ class View(TypedDict):
 VIEW_KEYS = tuple(View.__annotations__)
 
 
+class SeatView:
+    """A lazily computed, seat-restricted view for a club player (issue 17 item 5): instead of building the
+    whole :class:`View` dict at every decision, the play loop hands a player with ``reads_seat_view`` this
+    small object over the state (``GameState.seat_view(seat)``), whose attributes are computed when read.
+
+    The no-peeking promise is the view's: a rule set's subclass exposes only facts that ``view(seat)`` shows
+    that seat -- each public attribute is named after, and equal to, a key of ``view(seat)`` or of its
+    ``board`` (``seat`` and ``points``, the envelope's score as ``(home, away)``, besides) -- never the other
+    seat's hidden cards nor a pile's order. The rule sets' tests check every attribute against the view, and
+    that the decisions do not change when everything hidden from the seat is dealt afresh.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: GameState, seat: int):
+        self._state = state
+        self.seat = seat
+
+    @property
+    def points(self) -> tuple[int | float, int | float]:
+        """The score's points (home, away), as the envelope's ``score`` shows them."""
+        points, _tries = self._state.scoreline()
+        return json_number(points[0]), json_number(points[1])
+
+
 def json_copy(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists and tuples -- as lists -- of plain values)."""
     if isinstance(value, (list, tuple)):
@@ -424,6 +449,23 @@ class GameState:
     def describe_action(self, action: str) -> str:
         """Human label for an action (button text)."""
         return action
+
+    def seat_view(self, seat: int) -> SeatView:
+        """The lazily computed view of ``seat`` for players with ``reads_seat_view`` (see :class:`SeatView`):
+        the rule set's own subclass, offering what its club player reads (a rule set without one raises)."""
+        raise NotImplementedError(f"{self.spec.id} has no seat view")
+
+    def blind_round(self) -> bool:
+        """The lean play loop's shortcut for a round of blind choices (issue 17 item 5).
+
+        A choice is *blind* when every option looks the same to the seat (the card game's face-down cards):
+        there is nothing to decide, and a ``blind_first`` player takes the first legal action. When every
+        seat to act now faces a blind choice, this plays the whole round in one call -- each seat's first
+        legal action, in the order the step-by-step loop would play them (the history, events, position and
+        chance the same as ``advance`` one action at a time, through the same rule code) -- and returns True;
+        otherwise it changes nothing and returns False. By default a rule set has no blind rounds.
+        """
+        return False
 
     @classmethod
     def reference_cards(cls) -> list[JSON]:

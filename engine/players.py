@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from engine.chance import derive_seed
-from engine.core import GameState, View
+from engine.core import GameState, SeatView, View
 from engine.registry import get_ruleset
 
 
@@ -95,15 +95,22 @@ class Player:
     for the decisions :meth:`needs_view_for` says need it (a club player does not read the board to pick
     a blind card). ``blind_first``: where it does not read the view, the player takes the first legal action
     (a blind choice: every option looks the same to it), so the play loop takes it without calling
-    :meth:`choose`. ``uses_rng``: False for a player that never draws from its rng, so that the play loop
-    does not seed one for it (seeding costs as much as a dozen moves). ``searches``: the play loop asks
-    :meth:`think` instead of :meth:`choose`, with a :class:`Sampler` (the international level,
+    :meth:`choose`; and where the rule set says the seats to act face blind choices (``GameState.blind_round``:
+    when every player of the match is ``blind_first``), the rule set plays those first options itself, without
+    the loop. ``reads_seat_view``: where it needs the view, the player reads the state's lazily computed
+    :class:`~engine.core.SeatView` (``GameState.seat_view``: facts ``view(seat)`` shows, computed on access,
+    never what the seat may not see) in :meth:`choose_seen` instead of the built ``View`` dict in
+    :meth:`choose` -- the same decision either way. ``uses_rng``: False for a player that never draws from its
+    rng, so that the play loop does not seed one for it (seeding costs as much as a dozen moves).
+    ``searches``: the play loop asks :meth:`think` instead of :meth:`choose`, with a :class:`Sampler` (the
+    international level,
     :mod:`engine.search`).
     """
 
     level = RANDOM
     needs_view = False
     blind_first = False
+    reads_seat_view = False
     uses_rng = True
     searches = False
 
@@ -113,6 +120,11 @@ class Player:
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
         """One of ``legal`` (``view`` is this seat's ``state.view(seat)``, or None when not needed)."""
+        raise NotImplementedError
+
+    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
+        """:meth:`choose` from the seat's lazily computed view (only called when ``reads_seat_view`` is True):
+        the very same decision as ``choose`` with the built view."""
         raise NotImplementedError
 
     def think(self, view: View, legal: list[str], rng: random.Random, sample: Sampler) -> str:
@@ -222,6 +234,8 @@ def choose_action(state: GameState, seat: int, player: Player, rng: random.Rando
         return player.think(state.view(seat, labels=False, legal=legal, for_player=True), legal, rng,
                             Sampler(state, seat))
     if player.needs_view and player.needs_view_for(legal):
+        if player.reads_seat_view:
+            return player.choose_seen(state.seat_view(seat), legal, rng)
         return player.choose(state.view(seat, labels=False, legal=legal, for_player=True), legal, rng)
     return player.choose(None, legal, rng)
 
@@ -237,32 +251,43 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
     if not events and not any(player.searches for player in players.values()):
         state.record_events = False
     # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
-    # needs is looked up once per match, not once per action: (player, its rng, its choose, whether it
-    # searches, its needs_view_for when it reads the view at all, and whether a choice without the view is
-    # the first legal action).
-    seats = {seat: (player, seat_rng(state.seed, seat) if player.uses_rng else NO_DRAWS, player.choose,
-                    player.searches,
+    # needs is looked up once per match, not once per action: (player, its rng, its choose_seen when it reads
+    # the seat view, whether it searches, its needs_view_for when it reads the view at all, and whether a
+    # choice without the view is the first legal action).
+    seats = {seat: (player, seat_rng(state.seed, seat) if player.uses_rng else NO_DRAWS,
+                    player.choose_seen if player.reads_seat_view else None, player.searches,
                     player.needs_view_for if player.needs_view else None, player.blind_first)
              for seat, player in players.items()}
-    to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
+    to_act, legal_actions, view_of, seat_view = state.to_act, state.legal_actions, state.view, state.seat_view
     # Unchecked, an action is state.advance's body, inlined for the same reason: the history, then the rules.
     record, play, checked_apply = state.history.append, state._apply, state.apply
+    # When every player takes the first option of a blind choice, a round of blind choices is one call to the
+    # rule set (GameState.blind_round), if it has such rounds.
+    blind_round = state.blind_round if (
+        not checked and type(state).blind_round is not GameState.blind_round
+        and all(player.blind_first and not player.searches for player in players.values())) else None
     for _ in range(max_actions):
+        if blind_round is not None and blind_round():
+            continue
         acting = to_act()
         if not acting:
             return state
         seat = acting[0]
-        player, rng, choose, searches, needs_view_for, blind_first = seats[seat]
+        player, rng, choose_seen, searches, needs_view_for, blind_first = seats[seat]
         legal = legal_actions(seat)
         if searches:
             action = player.think(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal,
                                   rng, Sampler(state, seat))
         elif needs_view_for is not None and needs_view_for(legal):
-            action = choose(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal, rng)
+            if choose_seen is not None:
+                action = choose_seen(seat_view(seat), legal, rng)
+            else:
+                action = player.choose(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting),
+                                       legal, rng)
         elif blind_first:
             action = legal[0]
         else:
-            action = choose(None, legal, rng)
+            action = player.choose(None, legal, rng)
         if checked:
             checked_apply(seat, action)
         else:

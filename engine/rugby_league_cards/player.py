@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from engine.core import GameState, View
+from engine.core import GameState, SeatView, View
 from engine.players import Player, register_player
 from engine.rugby_league_cards.rules import (
     CARD_ACTIONS,
@@ -25,6 +25,7 @@ from engine.rugby_league_cards.rules import (
     TACKLE,
     TAP_AND_RUN,
     TRY,
+    CardsSeatView,
     RugbyLeagueCardsState,
     wins_needed_for_goal,
 )
@@ -130,6 +131,7 @@ class RugbyLeagueClubPlayer(Player):
     level = "club"
     needs_view = True
     blind_first = True  # choose() below takes legal[0] when it has no view
+    reads_seat_view = True  # choose_seen() reads the score and five board facts, nothing else
     uses_rng = False
 
     def needs_view_for(self, legal: list[str]) -> bool:
@@ -141,27 +143,38 @@ class RugbyLeagueClubPlayer(Player):
         if view is None or len(legal) == 1:
             return legal[0]  # a blind choice: every position is as good as any other
         # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
-        drop = legal[-1] == DROP_GOAL
-        if not drop and legal[0] not in _PENALTY_KICKS:
+        if legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS:
             return legal[0]
-        me = view["seat"]
         points = view["score"]
         board = view["board"]
-        margin = int(points["home"]["points"] - points["away"]["points"])
-        if me:
-            margin = -margin
-        if board["golden_point"]:
-            sets_left = min(GOLDEN_HORIZON, board["period_ends_after_set"] - board["sets_played"] + 5)
-            margin = 0
-            golden = True
-        else:
-            sets_left = max(1, 2 * board["sets_per_half"] - board["sets_played"])
-            margin = _clip(margin)
-            golden = False
-        progress = board["progress"]
-        if drop:
-            return DROP_GOAL if _drop_now(sets_left, margin, progress, board["tackles_lost"], golden) else legal[0]
-        return _penalty_choice(sets_left, margin, progress, golden, tuple(legal))
+        return _decide(legal, view["seat"] or 0, points["home"]["points"], points["away"]["points"],
+                       board["golden_point"], board["period_ends_after_set"], board["sets_played"],
+                       board["sets_per_half"], board["progress"], board["tackles_lost"])
+
+    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
+        if len(legal) == 1 or (legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS):
+            return legal[0]
+        assert isinstance(seen, CardsSeatView)
+        home, away = seen.points
+        return _decide(legal, seen.seat, home, away, seen.golden_point, seen.period_ends_after_set,
+                       seen.sets_played, seen.sets_per_half, seen.progress, seen.tackles_lost)
+
+
+def _decide(legal: list[str], me: int, home: int | float, away: int | float, golden: bool, period_end: int,
+            sets_played: int, sets_per_half: int, progress: int, lost: int) -> str:
+    """A drop goal or a penalty option, from what the seat sees (the view's or the seat view's facts)."""
+    margin = int(home - away)
+    if me:
+        margin = -margin
+    if golden:
+        sets_left = min(GOLDEN_HORIZON, period_end - sets_played + 5)
+        margin = 0
+    else:
+        sets_left = max(1, 2 * sets_per_half - sets_played)
+        margin = _clip(margin)
+    if legal[-1] == DROP_GOAL:
+        return DROP_GOAL if _drop_now(sets_left, margin, progress, lost, golden) else legal[0]
+    return _penalty_choice(sets_left, margin, progress, golden, tuple(legal))
 
 
 @cache

@@ -43,6 +43,7 @@ from engine.core import (
     Option,
     Outcome,
     RuleSetSpec,
+    SeatView,
     format_action,
 )
 from engine.registry import register
@@ -258,9 +259,35 @@ class RugbyLeagueCardsState(GameState):
             return [KICK_FOR_GOAL, TAP_AND_RUN]
         if phase == OVER or seat not in (0, 1) or self.pending[seat] >= 0:
             return []
-        if phase == TACKLE and seat == self.attacker and (self.ball >= 4 if seat == HOME else self.ball <= TRY - 4):
+        if phase == TACKLE and seat == self.attacker and self._drop_goal_open():
             return list(MASK_ACTIONS_AND_DROP_GOAL[self.masks[seat]])
         return list(MASK_ACTIONS[self.masks[seat]])
+
+    def _drop_goal_open(self) -> bool:
+        """Whether the attack may go for a drop goal instead of a card (a tackle in the opponent's half)."""
+        return self.ball >= 4 if self.attacker == HOME else self.ball <= TRY - 4
+
+    def blind_round(self) -> bool:
+        """A card choice is blind (face-down cards) unless the attack may go for a drop goal instead. Every
+        blind choice at the head of play is the first face-down position of the row of the seat to act, in
+        ``to_act``'s order (home first), up to the next real decision or the end: recorded, then applied as
+        ``_apply`` applies a card (the choice is kept; the second of a round resolves it)."""
+        history = self.history
+        choose = self._choose_card
+        played = False
+        while True:
+            phase = self.phase
+            if phase in (PENALTY, OVER):
+                return played
+            seat = HOME if self.pending[HOME] < 0 else AWAY  # to_act(): home first
+            if phase == TACKLE and seat == self.attacker and self._drop_goal_open():
+                return played
+            mask = self.masks[seat]  # a deal makes new rows
+            # The lowest bit still set: the first face-down position (legal_actions lists them in order).
+            position = (mask & -mask).bit_length() - 1
+            history.append((seat, CARD_ACTIONS[position]))
+            played = True
+            choose(seat, position)
 
     def _progress(self) -> int:
         return self.ball if self.attacker == HOME else TRY - self.ball
@@ -271,19 +298,22 @@ class RugbyLeagueCardsState(GameState):
     def _apply(self, seat: int, action: str) -> None:
         position = CARD_POSITION.get(action)
         if position is not None:
-            # The choice stays secret: no event until both sides have chosen (the chooser's
-            # own view shows it as ``your_choice``).
-            pending = self.pending
-            pending[seat] = position
-            if pending[1 - seat] >= 0:
-                if self.phase == TACKLE:
-                    self._resolve_tackle()
-                else:
-                    self._resolve_contest_round()
+            self._choose_card(seat, position)
         elif action == DROP_GOAL:
             self._drop_goal()
         else:
             self._penalty_option(seat, action)
+
+    def _choose_card(self, seat: int, position: int) -> None:
+        # The choice stays secret: no event until both sides have chosen (the chooser's
+        # own view shows it as ``your_choice``).
+        pending = self.pending
+        pending[seat] = position
+        if pending[1 - seat] >= 0:
+            if self.phase == TACKLE:
+                self._resolve_tackle()
+            else:
+                self._resolve_contest_round()
 
     # ---- open play --------------------------------------------------------------
     def _take_chosen(self) -> tuple[int, int]:
@@ -746,6 +776,9 @@ class RugbyLeagueCardsState(GameState):
 
         return sample
 
+    def seat_view(self, seat: int) -> CardsSeatView:
+        return CardsSeatView(self, seat)
+
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)`` (the situation of a drop goal or a penalty)."""
         return {
@@ -782,3 +815,41 @@ class RugbyLeagueCardsState(GameState):
         super().load_state_dict(data)
         self.phase = PHASE_NAMES.index(data["phase"])
         self.masks = [sum(1 << i for i, card in enumerate(row) if card >= 0) for row in self.hands]
+
+
+class CardsSeatView(SeatView):
+    """What the club player reads of ``view(seat)``, computed when read: the score (``points``) and these keys
+    of the board, with the same values (all public: no face-down card, no pile order)."""
+
+    __slots__ = ()
+    _state: RugbyLeagueCardsState
+
+    @property
+    def points(self) -> tuple[int, int]:
+        score = self._state.score
+        return score[0], score[1]
+
+    @property
+    def progress(self) -> int:
+        return self._state._progress()
+
+    @property
+    def tackles_lost(self) -> int:
+        return self._state.lost
+
+    @property
+    def sets_played(self) -> int:
+        return self._state.sets_done
+
+    @property
+    def period_ends_after_set(self) -> int:
+        return self._state._period_end()
+
+    @property
+    def sets_per_half(self) -> int:
+        sets: int = self._state.options["sets_per_half"]
+        return sets
+
+    @property
+    def golden_point(self) -> bool:
+        return self._state.period >= 2
