@@ -19,11 +19,12 @@ from engine.bokx.rules import (
     RUN_ON,
     TAP_BACKS,
     TAP_FORWARDS,
+    BokxSeatView,
     BokxState,
 )
 from engine.bokx.win_chance import ZONE_OF_ROW, normal_chance, phase_index, seconds_left, time_index
 from engine.bokx.win_chance import table as win_table
-from engine.core import JSON, GameState, View
+from engine.core import JSON, GameState, SeatView, View
 from engine.players import Player, register_player
 from engine.search import SearchPlayer, normal_cdf, result_value
 
@@ -41,6 +42,7 @@ class BokxClubPlayer(Player):
 
     level = "club"
     needs_view = True
+    reads_seat_view = True  # the phase, the ball's row, the side preview, the period, the clock and the score
     # Tunable thresholds (progress rows), measured against the random player and each other.
     kick_until = 4        # kick downfield from the own 22 (and in-goal)
     forwards_from = 19    # run the forwards this close to the line
@@ -61,21 +63,29 @@ class BokxClubPlayer(Player):
             if legal == _KICK_OFF:
                 return KICK
             return RUN_ON if RUN_ON in legal else legal[0]
-        board = view["board"]
-        kind = view["phase"]
-        p = board["progress"]
+        return self._decide(_ViewFacts(view), legal, rng)
+
+    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
+        return self._decide(seen, legal, rng)  # type: ignore[arg-type]  # a BokxSeatView
+
+    def _decide(self, seen: BokxSeatView | _ViewFacts, legal: list[str], rng: random.Random) -> str:
+        """The decision from what the seat sees: the built view's facts or the seat view (the same names)."""
+        kind = seen.phase
+        p = seen.progress
         if kind == "call":
             if RUN_ON in legal:
                 return RUN_ON
             if p <= self.kick_until:
                 return KICK_DOUBLE if KICK_DOUBLE in legal else KICK
-            if p >= 17 and DROP_GOAL in legal and self._need_three(view):
+            if p >= 17 and DROP_GOAL in legal and self._need_three(seen):
                 return DROP_GOAL
             if p >= self.forwards_from:
                 return FORWARDS
             return BACKS
         if kind == "side":
-            return self._side(board["side_preview"], p, rng)
+            preview = seen.side_preview
+            assert preview is not None  # a side is being chosen
+            return self._side(preview, p, rng)
         if kind == "toss":
             return RECEIVE
         if kind == "kickoff":
@@ -83,15 +93,14 @@ class BokxClubPlayer(Player):
         return self._penalty(kind, p, legal)  # a penalty or a free kick
 
     @staticmethod
-    def _need_three(view: View) -> bool:
+    def _need_three(seen: BokxSeatView | _ViewFacts) -> bool:
         """Late in the match and behind by 1-3 (or level): a drop goal wins it."""
-        board = view["board"]
-        clock = board["clock"]
-        if board["period"] < 2 or clock["period_seconds"] is None:
-            return bool(board["period"] == 5)
-        score = view["score"]
-        me, them = ("home", "away") if view["seat"] == 0 else ("away", "home")
-        behind = score[them]["points"] - score[me]["points"]
+        clock = seen.clock
+        period = seen.period
+        if period < 2 or clock["period_seconds"] is None:
+            return bool(period == 5)
+        home, away = seen.points
+        behind = (away - home) if seen.seat == 0 else (home - away)
         return 0 <= behind <= 2 and clock["period_seconds"] - clock["seconds"] < 180
 
     @staticmethod
@@ -119,6 +128,23 @@ class BokxClubPlayer(Player):
         if kind == "penalty" or p <= 4:
             return KICK_DOUBLE if p <= self.double_until else KICK
         return TAP_BACKS
+
+
+class _ViewFacts:
+    """The built view's facts under the seat view's names (:class:`BokxSeatView`), for :meth:`choose`."""
+
+    __slots__ = ("clock", "period", "phase", "points", "progress", "seat", "side_preview")
+
+    def __init__(self, view: View):
+        board = view["board"]
+        score = view["score"]
+        self.seat = view["seat"]
+        self.phase = view["phase"]
+        self.points = score["home"]["points"], score["away"]["points"]
+        self.progress: int = board["progress"]
+        self.period: int = board["period"]
+        self.clock: JSON = board["clock"]
+        self.side_preview: JSON | None = board["side_preview"]
 
 
 def expected_points(p: int) -> float:

@@ -30,7 +30,7 @@ from engine.bokx.field import (
     row_of,
 )
 from engine.chance import SeededChance
-from engine.core import JSON, GameState, Option, Outcome, RuleSetSpec
+from engine.core import JSON, GameState, Option, Outcome, RuleSetSpec, SeatView
 from engine.registry import register
 from engine.scoring import UNION
 
@@ -869,6 +869,9 @@ class BokxState(GameState):
         return {"id": self.last_card, "group": card["group"], "group_name": DECKS[card["group"]]["name"],
                 "call": card["call"], "to": card["to"], "text": card["text"]}
 
+    def seat_view(self, seat: int) -> BokxSeatView:
+        return BokxSeatView(self, seat)
+
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)``: the ball's row, the side preview, the clock."""
         return {
@@ -948,3 +951,41 @@ class BokxState(GameState):
                     "last_card", "first_kicker", "dice", "decks", "toss")
     # Fields added after matches were stored: their value in an older saved state.
     saved_defaults = {"regained": False}
+
+
+class BokxSeatView(SeatView):
+    """What the club player reads of ``view(seat)``, computed when read: the envelope's ``phase`` and score
+    (``points``) and these keys of the board, with the same values. Everything on a Bokx field is public; only
+    the referee decks' order is hidden, and it is not offered."""
+
+    __slots__ = ()
+    _state: BokxState
+
+    @property
+    def points(self) -> tuple[int, int]:
+        score = self._state.score
+        return score[0], score[1]
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def progress(self) -> int:
+        state = self._state
+        return progress(state.poss, state.y)
+
+    @property
+    def period(self) -> int:
+        return self._state.period
+
+    @property
+    def clock(self) -> JSON:
+        state = self._state
+        return {"seconds": state.secs, "period_seconds": state.period_len, "elapsed": state.elapsed,
+                "time_up": state.period_len is not None and state.secs >= state.period_len}
+
+    @property
+    def side_preview(self) -> JSON | None:
+        state = self._state
+        return state._side_preview() if state.phase == "side" else None

@@ -25,8 +25,9 @@ BLIND_ROUND_RULESETS = [spec.id for spec in engine.rulesets()
                         if type(new_game(spec.id)).blind_round is not GameState.blind_round]
 
 
-def test_the_card_game_has_both_shortcuts():
-    assert "rugby-league-cards" in SEAT_VIEW_RULESETS and "rugby-league-cards" in BLIND_ROUND_RULESETS
+def test_the_card_game_and_bokx_take_the_shortcuts():
+    assert {"rugby-league-cards", "bokx"} <= set(SEAT_VIEW_RULESETS)
+    assert "rugby-league-cards" in BLIND_ROUND_RULESETS
 
 
 def seat_view_facts(seen: SeatView) -> dict[str, object]:
@@ -35,9 +36,9 @@ def seat_view_facts(seen: SeatView) -> dict[str, object]:
 
 
 def view_value(view: dict, name: str) -> object:
-    """The value of ``name`` in a built view: the envelope's seat, the score's points, or a board key."""
-    if name == "seat":
-        return view["seat"]
+    """The value of ``name`` in a built view: the envelope's seat or phase, the score's points, or a board key."""
+    if name in ("seat", "phase"):
+        return view[name]
     if name == "points":
         return view["score"]["home"]["points"], view["score"]["away"]["points"]
     return view["board"][name]
