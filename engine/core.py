@@ -339,7 +339,8 @@ VIEW_KEYS = tuple(View.__annotations__)
 class SeatView:
     """A lazily computed, seat-restricted view for a club player (issue 17 item 5): instead of building the
     whole :class:`View` dict at every decision, the play loop hands a player with ``reads_seat_view`` this
-    small object over the state (``GameState.seat_view(seat)``), whose attributes are computed when read.
+    small object over the state (``GameState.seat_view(seat)``), whose attributes are computed when read (from
+    the live state: one seat view follows the whole match).
 
     The no-peeking promise is the view's: a rule set's subclass exposes only facts that ``view(seat)`` shows
     that seat -- each public attribute is named after, and equal to, a key of ``view(seat)`` or of its

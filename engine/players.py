@@ -251,14 +251,15 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
     if not events and not any(player.searches for player in players.values()):
         state.record_events = False
     # The body of choose_action, inlined: this loop is the simulation hot path. What each seat's player
-    # needs is looked up once per match, not once per action: (player, its rng, its choose_seen when it reads
-    # the seat view, whether it searches, its needs_view_for when it reads the view at all, and whether a
-    # choice without the view is the first legal action).
+    # needs is looked up once per match, not once per action: (player, its rng, its seat view when it reads
+    # one -- a seat view reads the live state, so one per seat serves the whole match --, whether it searches,
+    # its needs_view_for when it reads the view at all, and whether a choice without the view is the first
+    # legal action).
     seats = {seat: (player, seat_rng(state.seed, seat) if player.uses_rng else NO_DRAWS,
-                    player.choose_seen if player.reads_seat_view else None, player.searches,
+                    state.seat_view(seat) if player.reads_seat_view else None, player.searches,
                     player.needs_view_for if player.needs_view else None, player.blind_first)
              for seat, player in players.items()}
-    to_act, legal_actions, view_of, seat_view = state.to_act, state.legal_actions, state.view, state.seat_view
+    to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
     # Unchecked, an action is state.advance's body, inlined for the same reason: the history, then the rules.
     record, play, checked_apply = state.history.append, state._apply, state.apply
     # When every player takes the first option of a blind choice, a round of blind choices is one call to the
@@ -273,14 +274,14 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
         if not acting:
             return state
         seat = acting[0]
-        player, rng, choose_seen, searches, needs_view_for, blind_first = seats[seat]
+        player, rng, seen, searches, needs_view_for, blind_first = seats[seat]
         legal = legal_actions(seat)
         if searches:
             action = player.think(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal,
                                   rng, Sampler(state, seat))
         elif needs_view_for is not None and needs_view_for(legal):
-            if choose_seen is not None:
-                action = choose_seen(seat_view(seat), legal, rng)
+            if seen is not None:
+                action = player.choose_seen(seen, legal, rng)
             else:
                 action = player.choose(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting),
                                        legal, rng)
