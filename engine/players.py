@@ -4,6 +4,14 @@ A player takes what its seat may see (``view``), the legal actions and its own
 rng, and returns one of the legal actions. Each seat's rng is derived from the
 match seed, so a simulated match is reproducible from its seed alone.
 
+Two shortcuts of the lean loop (the lead's decisions on issue 17 item 5; see
+:class:`Player`): a club player may read a lazily computed, seat-restricted
+view (``reads_seat_view``: :class:`engine.core.SeatView`, never more than
+``view(seat)`` shows) instead of the built ``View`` dict, and when every player
+of a match takes the first option of a blind choice, the rule set plays a run
+of blind choices in one call (``GameState.blind_round``: the same games). The
+international level keeps its views and :class:`Sampler`.
+
 **Levels.** Every rule set offers three, chosen per seat (:data:`LEVELS`):
 
 * ``beginner`` -- the club player with a beginner's lapses: on a share of its real decisions
