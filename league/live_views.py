@@ -225,10 +225,8 @@ def manage_scorers(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("league:manage_scorers", slug=slug)
     links = live_selectors.scorer_links(tournament)
     rows = [{"link": link, "url": scorer_url(request, link) if link.live else ""} for link in links]
-    venues = list(Fixture.objects.filter(tournament=tournament).exclude(venue="").order_by("venue")
-                  .values_list("venue", flat=True).distinct())
     return render(request, "league/manage_scorers.html", {
-        "tournament": tournament, "rows": rows, "venues": venues,
+        "tournament": tournament, "rows": rows,
         "fixtures": live_selectors.fixtures_to_score(tournament)})
 
 
