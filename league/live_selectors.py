@@ -169,13 +169,19 @@ def scorer_links(tournament: Tournament) -> list[ScorerLink]:
 FIXTURES_TO_SCORE = 100
 
 
+def fixtures_soonest(tournament: Tournament, status: str) -> QuerySet[Fixture]:
+    """The tournament's fixtures of ``status`` between two known teams, soonest first (kick-off, slot, id: the key
+    of the indexes ``fixture_to_play`` and ``fixture_live``, so taking the first few walks only those)."""
+    return (Fixture.objects.filter(tournament=tournament, status=status, home__isnull=False, away__isnull=False)
+            .select_related("home__team", "away__team", "pool", "live").order_by("kickoff", "slot", "pk"))
+
+
 def fixtures_to_score(tournament: Tournament) -> list[Fixture]:
     """The fixtures an organiser may score or make a link for: being played first, then the soonest to be played,
-    each with its live snapshot if it has one (one query)."""
-    return list(Fixture.objects.filter(tournament=tournament, home__isnull=False, away__isnull=False,
-                                       status__in=[Fixture.Status.LIVE, Fixture.Status.SCHEDULED])
-                .select_related("home__team", "away__team", "pool", "live")
-                .order_by("status", "kickoff", "slot", "pk")[:FIXTURES_TO_SCORE])  # "live" < "scheduled"
+    each with its live snapshot if it has one (two queries, whatever the number of fixtures played or to play)."""
+    live = list(fixtures_soonest(tournament, Fixture.Status.LIVE)[:FIXTURES_TO_SCORE])
+    # With FIXTURES_TO_SCORE live already, the slice is empty and runs no query.
+    return live + list(fixtures_soonest(tournament, Fixture.Status.SCHEDULED)[:FIXTURES_TO_SCORE - len(live)])
 
 
 def live_data(tournament: Tournament) -> dict[str, Any]:

@@ -332,9 +332,21 @@ class Fixture(models.Model):
             # A day's fixtures (and the list of days): only timed fixtures (every query on it bounds the kick-off,
             # which excludes NULL), so a league generated without a start date writes none here.
             models.Index(fields=["tournament", "kickoff"], condition=Q(kickoff__isnull=False), name="fixture_day"),
-            # A pitch's fixtures: only those with a pitch (a league without pitches writes none here).
-            models.Index(fields=["tournament", "venue", "kickoff"], condition=~Q(venue=""), name="fixture_pitch"),
-            models.Index(fields=["tournament", "status", "kickoff", "slot"], name="fixture_next"),
+            # A pitch's fixtures: only those with a pitch (a league without pitches writes none here). Its queries
+            # ask for one pitch by equality, which the byte-wise operator class serves as well; comparing the
+            # name by the database's collation on every insert cost a timed league a second for its pitches.
+            models.Index(fields=["tournament", "venue", "kickoff"], condition=~Q(venue=""), name="fixture_pitch",
+                         opclasses=["", "varchar_pattern_ops", ""]),
+            # The fixtures still to be played, soonest first (the next kick-offs, the day and round to open on, the
+            # organiser's scorer page): played and cancelled ones leave it, so finding the next one never walks
+            # past a season's played matches. The status is its condition, not a key: a text key compared on
+            # every insert cost a timed league's generation about a second. The id ends the key, so fixtures
+            # without a kick-off (a league generated without a start date) come in a fixed order too.
+            models.Index(fields=["tournament", "kickoff", "slot", "id"],
+                         condition=Q(status__in=["scheduled", "live"]), name="fixture_to_play"),
+            # The matches being played (a handful at a time; a new fixture never enters it).
+            models.Index(fields=["tournament", "kickoff", "slot", "id"], condition=Q(status="live"),
+                         name="fixture_live"),
         ]
 
     def __str__(self):

@@ -150,9 +150,10 @@ def _entry_by_code(tournament: Tournament, code: str) -> tuple[int, int] | None:
 def _current_round(tournament: Tournament, rounds: list[tuple[int, str]]) -> int:
     """The round of the next fixture to play (the last round once everything is played)."""
     def compute() -> int:
-        # The next fixture by kick-off (the index of the "next kick-offs"), not a scan of every round.
+        # The next fixture in the order of the index of fixtures still to play (``fixture_to_play``: kick-off,
+        # slot, id; without kick-offs, the order they were made, round by round), not a scan of every round.
         number = (Fixture.objects.filter(tournament=tournament, status=Fixture.Status.SCHEDULED)
-                  .order_by("kickoff", "round_number").values_list("round_number", flat=True).first())
+                  .order_by("kickoff", "slot", "pk").values_list("round_number", flat=True).first())
         return number or (rounds[-1][0] if rounds else 1)
     return _cached_list(tournament, "current-round", compute, NEXT)
 
@@ -166,9 +167,11 @@ def _current_day(tournament: Tournament, days: list[dt.date]) -> dt.date | None:
         return today
 
     def compute() -> dt.date | None:
+        # In the key's full order, so the index of fixtures still to play serves it (not a walk of the days'
+        # index past every played fixture).
         moment = (Fixture.objects.filter(tournament=tournament, status=Fixture.Status.SCHEDULED,
-                                         kickoff__isnull=False).order_by("kickoff").values_list("kickoff", flat=True)
-                  .first())
+                                         kickoff__isnull=False).order_by("kickoff", "slot", "pk")
+                  .values_list("kickoff", flat=True).first())
         return local_date(moment, tournament)
     return _cached_list(tournament, "next-day", compute, NEXT) or days[-1]
 

@@ -1,0 +1,105 @@
+"""The fixtures still to be played (issue 17: a 1,000-team league's organiser pages at once): the organiser's scorer
+page lists the matches being played, then the soonest to play, in a fixed number of queries whatever the size of
+the league, and the queries that look for the next fixtures are served by the partial indexes that hold only
+fixtures still to be played (``fixture_to_play``) or being played (``fixture_live``), never by a walk past the
+played ones."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import connection, transaction
+from django.urls import reverse
+
+from league import live_selectors, services
+from league.models import Fixture, Team
+from tests.league.api_factories import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="the plans are PostgreSQL's")
+
+
+def _codes(count: int) -> tuple[str, ...]:
+    codes = tuple(f"T{n:03d}" for n in range(count))
+    Team.objects.bulk_create([Team(code=code, name=f"Club {code}") for code in codes], ignore_conflicts=True)
+    return codes
+
+
+def test_the_scorer_page_lists_live_matches_first_then_the_soonest_to_play(organiser, organiser_client):
+    tournament = make_tournament("score", user=organiser, teams=_codes(6))
+    ordered = list(Fixture.objects.filter(tournament=tournament).order_by("kickoff", "slot", "pk"))
+    played, live = ordered[0], ordered[-1]
+    Fixture.objects.filter(pk=played.pk).update(status=Fixture.Status.PLAYED)
+    Fixture.objects.filter(pk=live.pk).update(status=Fixture.Status.LIVE)
+    Fixture.objects.filter(pk=ordered[1].pk).update(status=Fixture.Status.CANCELLED)
+    listed = live_selectors.fixtures_to_score(tournament)
+    assert [f.pk for f in listed] == [live.pk] + [f.pk for f in ordered[2:-1]]
+    html = organiser_client.get(reverse("league:manage_scorers", args=[tournament.slug])).content.decode()
+    assert html.count(reverse("league:live_board", args=[tournament.slug, live.pk])) == 1
+    assert reverse("league:live_board", args=[tournament.slug, played.pk]) not in html
+
+
+def test_the_scorer_page_lists_at_most_its_limit_live_ones_first(organiser, monkeypatch):
+    tournament = make_tournament("limit", user=organiser, teams=_codes(6))
+    ordered = list(Fixture.objects.filter(tournament=tournament).order_by("kickoff", "slot", "pk"))
+    Fixture.objects.filter(pk__in=[f.pk for f in ordered[-3:]]).update(status=Fixture.Status.LIVE)
+    monkeypatch.setattr(live_selectors, "FIXTURES_TO_SCORE", 2)
+    assert [f.pk for f in live_selectors.fixtures_to_score(tournament)] == [f.pk for f in ordered[-3:-1]]
+    monkeypatch.setattr(live_selectors, "FIXTURES_TO_SCORE", 5)
+    assert [f.pk for f in live_selectors.fixtures_to_score(tournament)] == [f.pk for f in ordered[-3:] + ordered[:2]]
+
+
+def test_a_league_without_kick_offs_lists_its_fixtures_in_the_order_they_were_made(organiser):
+    tournament = make_tournament("untimed", user=organiser, teams=_codes(6), fixtures=False)
+    services.fixtures_generate_round_robin(tournament=tournament)
+    made = list(Fixture.objects.filter(tournament=tournament).order_by("slot", "pk"))
+    assert all(f.kickoff is None for f in made)
+    assert [f.pk for f in live_selectors.fixtures_to_score(tournament)] == [f.pk for f in made]
+
+
+@pytest.mark.parametrize("teams", [6, 16])
+def test_the_scorer_page_runs_a_fixed_number_of_queries(organiser, organiser_client, teams,
+                                                        django_assert_max_num_queries):
+    tournament = make_tournament(f"size{teams}", user=organiser, teams=_codes(teams))
+    Fixture.objects.filter(pk__in=Fixture.objects.filter(tournament=tournament).values("pk")[:2]).update(
+        status=Fixture.Status.LIVE)
+    url = reverse("league:manage_scorers", args=[tournament.slug])
+    organiser_client.get(url)  # the session and the cached rows of the first visit
+    with django_assert_max_num_queries(6):
+        assert organiser_client.get(url).status_code == 200
+
+
+@on_postgresql
+@pytest.mark.parametrize(("queryset", "index"), [
+    # The organiser's scorer page (``live_selectors.fixtures_to_score``): the matches being played, then the soonest.
+    (lambda t: live_selectors.fixtures_soonest(t, Fixture.Status.LIVE)[:100], "fixture_live"),
+    (lambda t: live_selectors.fixtures_soonest(t, Fixture.Status.SCHEDULED)[:100], "fixture_to_play"),
+    # The round the Fixtures tab opens on (``web.views._current_round``).
+    (lambda t: Fixture.objects.filter(tournament=t, status=Fixture.Status.SCHEDULED).order_by("kickoff", "slot", "pk")
+     .values_list("round_number", flat=True)[:1], "fixture_to_play"),
+    # The next kick-offs (``web.sections.build_next``) and the day the Fixtures tab opens on (``_current_day``).
+    (lambda t: Fixture.objects.filter(tournament=t, status=Fixture.Status.SCHEDULED, kickoff__isnull=False)
+     .order_by("kickoff", "slot", "pk").values_list("pk", flat=True)[:12], "fixture_to_play"),
+    (lambda t: Fixture.objects.filter(tournament=t, status=Fixture.Status.SCHEDULED, kickoff__isnull=False)
+     .order_by("kickoff", "slot", "pk").values_list("kickoff", flat=True)[:1], "fixture_to_play"),
+    # A pitch's list (``web.sections.build_pitch``): the index compares its name byte-wise, which still serves the
+    # equality.
+    (lambda t: Fixture.objects.filter(tournament=t, venue="Pitch 2").order_by("kickoff"), "fixture_pitch"),
+    (lambda t: Fixture.objects.filter(tournament=t, kickoff__gte=datetime(2027, 3, 6, tzinfo=UTC),
+                                      kickoff__lt=datetime(2027, 3, 7, tzinfo=UTC)).order_by("kickoff"),
+     "fixture_day"),
+])
+def test_the_next_fixtures_come_from_the_indexes_of_fixtures_to_play(organiser, queryset, index):
+    """Sequential scans and sorts off, so the plan on a small table shows whether the index can serve the query at
+    all, in its order (a LIMIT then stops the walk: no sort of every fixture still to play)."""
+    tournament = make_tournament("plan", user=organiser)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
+        sql, params = queryset(tournament).query.sql_with_params()
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert index in plan, plan
+    assert "Sort" not in plan, plan
