@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from league import match_clock, selectors
 from league.live import MAX_LIVE, LiveScore, live_scores
 from league.match_clock import ClockState
-from league.models import Fixture, LiveMatch, Pool, Result, ScoreEvent, ScorerLink, Tournament
+from league.models import SOONEST, Fixture, LiveMatch, Pool, Result, ScoreEvent, ScorerLink, Tournament
 from league.standings import StandingRow
 
 # The scoreboard shows the latest events of a match (a match has a few dozen at most).
@@ -170,10 +170,10 @@ FIXTURES_TO_SCORE = 100
 
 
 def fixtures_soonest(tournament: Tournament, status: str) -> QuerySet[Fixture]:
-    """The tournament's fixtures of ``status`` between two known teams, soonest first (kick-off, slot, id: the key
-    of the indexes ``fixture_to_play`` and ``fixture_live``, so taking the first few walks only those)."""
+    """The tournament's fixtures of ``status`` between two known teams, soonest first (``SOONEST``: the key of the
+    indexes ``fixture_to_play`` and ``fixture_live``, so taking the first few walks only those)."""
     return (Fixture.objects.filter(tournament=tournament, status=status, home__isnull=False, away__isnull=False)
-            .select_related("home__team", "away__team", "pool", "live").order_by("kickoff", "slot", "pk"))
+            .select_related("home__team", "away__team", "pool", "live").order_by(*SOONEST))
 
 
 def fixtures_to_score(tournament: Tournament) -> list[Fixture]:

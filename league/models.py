@@ -270,6 +270,13 @@ class Entry(models.Model):
         return f"{self.team.code} in {self.tournament.slug}"
 
 
+# The order of the fixtures still to be played, soonest first: by kick-off, then (for fixtures without one, a league
+# made without a start date) by round -- every pool's first round before any pool's second, whatever order the
+# pools' fixtures were made in -- then the slot and the id. The indexes ``fixture_to_play`` and ``fixture_live`` keep
+# this order, so the queries that order by it (``order_by(*SOONEST)``) stop after the first rows.
+SOONEST = ("kickoff", "round_number", "slot", "id")
+
+
 class Fixture(models.Model):
     """A scheduled match between two entries (or two slots still to be filled).
 
@@ -340,13 +347,11 @@ class Fixture(models.Model):
             # The fixtures still to be played, soonest first (the next kick-offs, the day and round to open on, the
             # organiser's scorer page): played and cancelled ones leave it, so finding the next one never walks
             # past a season's played matches. The status is its condition, not a key: a text key compared on
-            # every insert cost a timed league's generation about a second. The id ends the key, so fixtures
-            # without a kick-off (a league generated without a start date) come in a fixed order too.
-            models.Index(fields=["tournament", "kickoff", "slot", "id"],
-                         condition=Q(status__in=["scheduled", "live"]), name="fixture_to_play"),
+            # every insert cost a timed league's generation about a second. Its key is SOONEST (above).
+            models.Index(fields=["tournament", *SOONEST], condition=Q(status__in=["scheduled", "live"]),
+                         name="fixture_to_play"),
             # The matches being played (a handful at a time; a new fixture never enters it).
-            models.Index(fields=["tournament", "kickoff", "slot", "id"], condition=Q(status="live"),
-                         name="fixture_live"),
+            models.Index(fields=["tournament", *SOONEST], condition=Q(status="live"), name="fixture_live"),
         ]
 
     def __str__(self):

@@ -50,7 +50,7 @@ from league.cache import (
 from league.dates import day_bounds
 from league.formats import format_of
 from league.live import live_scores
-from league.models import Entry, Fixture, Pool, Tournament
+from league.models import SOONEST, Entry, Fixture, Pool, Tournament
 from matches import odds
 
 # Rows of a table, or fixtures of a list, shown at once: what a phone scrolls through, whatever the league.
@@ -289,9 +289,9 @@ def build_projection(tournament: Tournament, args: tuple[str, ...]) -> str:
 def build_next(tournament: Tournament, args: tuple[str, ...]) -> str:
     # The ids first (an index scan that stops after NEXT_LOOKAHEAD rows), then those fixtures with their teams.
     ids = list(Fixture.objects.filter(tournament=tournament, status=Fixture.Status.SCHEDULED, kickoff__isnull=False)
-               .order_by("kickoff", "slot", "pk").values_list("pk", flat=True)[:NEXT_LOOKAHEAD])
+               .order_by(*SOONEST).values_list("pk", flat=True)[:NEXT_LOOKAHEAD])
     soonest = sorted(Fixture.objects.filter(pk__in=ids).select_related("home__team", "away__team"),
-                     key=lambda f: (f.kickoff, f.slot, f.pk))
+                     key=lambda f: (f.kickoff, f.round_number, f.slot, f.pk))
     by_pitch: dict[str, Fixture] = {}
     for fixture in soonest:
         by_pitch.setdefault(fixture.venue, fixture)

@@ -57,7 +57,7 @@ from league.cache import (
 from league.dates import local_date
 from league.errors import error_text
 from league.formats import format_of
-from league.models import Entry, Fixture, Pool, Tournament, team_code
+from league.models import SOONEST, Entry, Fixture, Pool, Tournament, team_code
 from league.permissions import can_edit_tournament, listed_tournaments, tournament_for
 from matches import simulation
 from web import sections
@@ -150,10 +150,10 @@ def _entry_by_code(tournament: Tournament, code: str) -> tuple[int, int] | None:
 def _current_round(tournament: Tournament, rounds: list[tuple[int, str]]) -> int:
     """The round of the next fixture to play (the last round once everything is played)."""
     def compute() -> int:
-        # The next fixture in the order of the index of fixtures still to play (``fixture_to_play``: kick-off,
-        # slot, id; without kick-offs, the order they were made, round by round), not a scan of every round.
+        # The next fixture in the order of the index of fixtures still to play (``fixture_to_play``: SOONEST;
+        # without kick-offs, the lowest round any pool still has to play), not a scan of every round.
         number = (Fixture.objects.filter(tournament=tournament, status=Fixture.Status.SCHEDULED)
-                  .order_by("kickoff", "slot", "pk").values_list("round_number", flat=True).first())
+                  .order_by(*SOONEST).values_list("round_number", flat=True).first())
         return number or (rounds[-1][0] if rounds else 1)
     return _cached_list(tournament, "current-round", compute, NEXT)
 
@@ -170,7 +170,7 @@ def _current_day(tournament: Tournament, days: list[dt.date]) -> dt.date | None:
         # In the key's full order, so the index of fixtures still to play serves it (not a walk of the days'
         # index past every played fixture).
         moment = (Fixture.objects.filter(tournament=tournament, status=Fixture.Status.SCHEDULED,
-                                         kickoff__isnull=False).order_by("kickoff", "slot", "pk")
+                                         kickoff__isnull=False).order_by(*SOONEST)
                   .values_list("kickoff", flat=True).first())
         return local_date(moment, tournament)
     return _cached_list(tournament, "next-day", compute, NEXT) or days[-1]
