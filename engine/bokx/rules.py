@@ -837,8 +837,7 @@ class BokxState(GameState):
             "ball": {"x": self.x, "y": self.y}, "possession": self.poss,
             "progress": progress(self.poss, self.y),
             "period": self.period, "half": min(self.period, 2),
-            "clock": {"seconds": self.secs, "period_seconds": self.period_len, "elapsed": self.elapsed,
-                      "time_up": self.period_len is not None and self.secs >= self.period_len},
+            "clock": self._clock(),
             "last_dice": list(self.dice), "last_card": self.last_card, "referee_card": self._referee_card(),
             "carrier": self.carrier,
             "side_preview": self._side_preview() if self.phase == "side" else None,
@@ -928,6 +927,11 @@ class BokxState(GameState):
 
         return sample
 
+    def _clock(self) -> JSON:
+        """The match clock as the board shows it (``time_up``: the period's time has run out)."""
+        return {"seconds": self.secs, "period_seconds": self.period_len, "elapsed": self.elapsed,
+                "time_up": self.period_len is not None and self.secs >= self.period_len}
+
     def _side_preview(self) -> JSON:
         """Where the ball ends for each side choice (for the UI and the aware player)."""
         ctx = self.ctx
@@ -981,9 +985,7 @@ class BokxSeatView(SeatView):
 
     @property
     def clock(self) -> JSON:
-        state = self._state
-        return {"seconds": state.secs, "period_seconds": state.period_len, "elapsed": state.elapsed,
-                "time_up": state.period_len is not None and state.secs >= state.period_len}
+        return self._state._clock()
 
     @property
     def side_preview(self) -> JSON | None:
