@@ -222,7 +222,10 @@ def join_card_scorer_links(tournament: Tournament) -> dict[int, tuple[ScorerLink
     by_fixture, by_venue = live_links(tournament)
     if not by_fixture and not by_venue:
         return {}
-    upcoming = (Fixture.objects.filter(tournament=tournament, result__isnull=True)
+    # Only the fixtures a live link scores (their own, or their pitch's): the others can give no card, and a big
+    # league has hundreds of thousands still to play.
+    upcoming = (Fixture.objects.filter(Q(pk__in=list(by_fixture)) | Q(venue__in=list(by_venue)),
+                                       tournament=tournament, result__isnull=True)
                 .exclude(status=Fixture.Status.CANCELLED).select_related("home__team", "away__team")
                 .order_by(F("kickoff").asc(nulls_last=True), "round_number", "pk"))
     cards: dict[int, tuple[ScorerLink, Fixture]] = {}

@@ -11,6 +11,7 @@ import threading
 import pytest
 from django.core.cache import cache
 from django.db import IntegrityError, connection, connections, transaction
+from django.db.models import signals
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -517,3 +518,24 @@ def test_join_cards_carry_the_scorer_qr_of_each_entrys_next_match_and_one_card_p
     # The cards are the organisers': the link is a secret.
     client.logout()
     assert 'data-testid="pass-scorer"' not in client.get(passes).content.decode()
+
+
+def test_join_cards_read_only_the_fixtures_a_live_link_scores(festival, organiser):
+    """A link for one match: its two entries get it on their cards, the others none, and the fixtures no link scores
+    are not read at all (a big league has hundreds of thousands still to play)."""
+    fixtures = list(Fixture.objects.filter(tournament=festival).order_by("kickoff", "pk"))
+    linked = fixtures[-1]
+    link = live_services.scorer_link_create(tournament=festival, fixture=linked, user=organiser)
+    built = []
+
+    def count(sender, instance, **kwargs):
+        built.append(instance.pk)
+
+    signals.post_init.connect(count, sender=Fixture)
+    try:
+        cards = live_selectors.join_card_scorer_links(festival)
+    finally:
+        signals.post_init.disconnect(count, sender=Fixture)
+    assert {entry: (card_link.pk, fixture.pk) for entry, (card_link, fixture) in cards.items()} == {
+        linked.home_id: (link.pk, linked.pk), linked.away_id: (link.pk, linked.pk)}
+    assert built == [linked.pk]
