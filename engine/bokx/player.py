@@ -24,7 +24,7 @@ from engine.bokx.rules import (
 )
 from engine.bokx.win_chance import ZONE_OF_ROW, normal_chance, phase_index, seconds_left, time_index
 from engine.bokx.win_chance import table as win_table
-from engine.core import JSON, GameState, SeatView, View
+from engine.core import JSON, GameState, View
 from engine.players import Player, register_player
 from engine.search import SearchPlayer, normal_cdf, result_value
 
@@ -63,13 +63,14 @@ class BokxClubPlayer(Player):
             if legal == _KICK_OFF:
                 return KICK
             return RUN_ON if RUN_ON in legal else legal[0]
-        return self._decide(_ViewFacts(view), legal, rng)
+        return self.choose_seen(_ViewFacts(view), legal, rng)
 
-    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
-        return self._decide(seen, legal, rng)  # type: ignore[arg-type]  # a BokxSeatView
-
-    def _decide(self, seen: BokxSeatView | _ViewFacts, legal: list[str], rng: random.Random) -> str:
-        """The decision from what the seat sees: the built view's facts or the seat view (the same names)."""
+    # Typed for what it is given (the play loop passes this rule set's seat view), not the base class's SeatView.
+    def choose_seen(self, seen: BokxSeatView | _ViewFacts, legal: list[str],  # type: ignore[override]
+                    rng: random.Random) -> str:
+        """The decision from what the seat sees: the seat view, or the built view's facts under the same names
+        (:class:`_ViewFacts`, from :meth:`choose`). The decision itself, not a call to it: it is the lean play
+        loop's every move."""
         kind = seen.phase
         p = seen.progress
         if kind == "call":

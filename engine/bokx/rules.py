@@ -933,19 +933,21 @@ class BokxState(GameState):
                 "time_up": self.period_len is not None and self.secs >= self.period_len}
 
     def _side_preview(self) -> JSON:
-        """Where the ball ends for each side choice (for the UI and the aware player)."""
+        """Where the ball ends for each side choice (for the UI and the club player, which reads it at every side
+        it chooses: hence built as literals, in one go)."""
         ctx = self.ctx
         seat = self.actor
         assert seat is not None  # a side is chosen by the side in possession
-        kind = ctx["k"]
-        blocks = ctx["d"] if kind == "run" else ctx["line"]
-        out: JSON = {"kind": kind, "blocks": blocks}
-        if kind == "kick":
-            out["src"] = ctx["src"]
-            out["land_y"] = row_of(seat, ctx["land"])
-            out["from_y"] = ctx["y0"]
+        x = self.x
+        if ctx["k"] == "run":
+            blocks = ctx["d"]
+            out: JSON = {"kind": "run", "blocks": blocks}
+        else:
+            blocks = ctx["line"]
+            out = {"kind": "kick", "blocks": blocks, "src": ctx["src"], "land_y": row_of(seat, ctx["land"]),
+                   "from_y": ctx["y0"]}
         # Home's left is towards column 0, away's towards column 15.
-        left_x, right_x = (self.x - blocks, self.x + blocks) if seat == 0 else (self.x + blocks, self.x - blocks)
+        left_x, right_x = (x - blocks, x + blocks) if seat == 0 else (x + blocks, x - blocks)
         out["left"] = {"x": left_x, "touch": left_x < 0 or left_x > 15}
         out["right"] = {"x": right_x, "touch": right_x < 0 or right_x > 15}
         return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from engine.core import GameState, SeatView, View
+from engine.core import GameState, View
 from engine.players import Player, register_player
 from engine.rugby_league_cards.rules import (
     CARD_ACTIONS,
@@ -145,36 +145,52 @@ class RugbyLeagueClubPlayer(Player):
         # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
         if legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS:
             return legal[0]
-        points = view["score"]
-        board = view["board"]
-        return _decide(legal, view["seat"] or 0, points["home"]["points"], points["away"]["points"],
-                       board["golden_point"], board["period_ends_after_set"], board["sets_played"],
-                       board["sets_per_half"], board["progress"], board["tackles_lost"])
+        return _decide(legal, _ViewFacts(view))
 
-    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
+    # Typed for what it is given (the play loop passes this rule set's seat view), not the base class's SeatView.
+    def choose_seen(self, seen: CardsSeatView, legal: list[str], rng: random.Random) -> str:  # type: ignore[override]
         if len(legal) == 1 or (legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS):
             return legal[0]
-        assert isinstance(seen, CardsSeatView)
-        home, away = seen.points
-        return _decide(legal, seen.seat, home, away, seen.golden_point, seen.period_ends_after_set,
-                       seen.sets_played, seen.sets_per_half, seen.progress, seen.tackles_lost)
+        return _decide(legal, seen)
 
 
-def _decide(legal: list[str], me: int, home: int | float, away: int | float, golden: bool, period_end: int,
-            sets_played: int, sets_per_half: int, progress: int, lost: int) -> str:
-    """A drop goal or a penalty option, from what the seat sees (the view's or the seat view's facts)."""
+class _ViewFacts:
+    """The built view's facts under the seat view's names (:class:`CardsSeatView`), for :meth:`choose`."""
+
+    __slots__ = ("golden_point", "period_ends_after_set", "points", "progress", "seat", "sets_per_half",
+                 "sets_played", "tackles_lost")
+
+    def __init__(self, view: View):
+        board = view["board"]
+        score = view["score"]
+        self.seat = view["seat"] or 0
+        self.points = score["home"]["points"], score["away"]["points"]
+        self.golden_point: bool = board["golden_point"]
+        self.period_ends_after_set: int = board["period_ends_after_set"]
+        self.sets_played: int = board["sets_played"]
+        self.sets_per_half: int = board["sets_per_half"]
+        self.progress: int = board["progress"]
+        self.tackles_lost: int = board["tackles_lost"]
+
+
+def _decide(legal: list[str], seen: CardsSeatView | _ViewFacts) -> str:
+    """A drop goal or a penalty option, from what the seat sees (the seat view, or the built view's facts). It
+    reads only the facts the situation needs (the end of the period only in golden point): the club player
+    decides some 40 times a match."""
+    home, away = seen.points
     margin = int(home - away)
-    if me:
+    if seen.seat:
         margin = -margin
+    golden = seen.golden_point
     if golden:
-        sets_left = min(GOLDEN_HORIZON, period_end - sets_played + 5)
+        sets_left = min(GOLDEN_HORIZON, seen.period_ends_after_set - seen.sets_played + 5)
         margin = 0
     else:
-        sets_left = max(1, 2 * sets_per_half - sets_played)
+        sets_left = max(1, 2 * seen.sets_per_half - seen.sets_played)
         margin = _clip(margin)
     if legal[-1] == DROP_GOAL:
-        return DROP_GOAL if _drop_now(sets_left, margin, progress, lost, golden) else legal[0]
-    return _penalty_choice(sets_left, margin, progress, golden, tuple(legal))
+        return DROP_GOAL if _drop_now(sets_left, margin, seen.progress, seen.tackles_lost, golden) else legal[0]
+    return _penalty_choice(sets_left, margin, seen.progress, golden, tuple(legal))
 
 
 @cache
