@@ -276,8 +276,10 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
         not checked and type(state).blind_round is not GameState.blind_round
         and all(player.blind_first and not player.searches for player in players.values())) else None
     for _ in range(max_actions):
-        if blind_round is not None and blind_round():
-            continue
+        if blind_round is not None:
+            # It plays every blind choice up to the next real decision or the end, so it is not asked again before
+            # that decision (asking again, in vain, cost 2.5 % of a lean card game match, measured with callgrind).
+            blind_round()
         acting = to_act()
         if not acting:
             return state

@@ -103,6 +103,11 @@ def progress(seat: int, y: int) -> int:
     return y if seat == 0 else 21 - y
 
 
+# ``PROGRESS[seat][y] == progress(seat, y)`` for every row: the rules' and the club player's hot paths index it
+# (a lookup instead of a function call, some 300 a match: 2 % of a lean Bokx match, measured with callgrind).
+PROGRESS = tuple(tuple(progress(seat, y) for y in range(ROWS)) for seat in (0, 1))
+
+
 def row_of(seat: int, p: int) -> int:
     """The board row of ``seat``'s progress row ``p`` (inverse of :func:`progress`)."""
     return p if seat == 0 else 21 - p

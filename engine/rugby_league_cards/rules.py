@@ -213,8 +213,12 @@ class RugbyLeagueCardsState(GameState):
     def _deal(self, size: int) -> None:
         """Collect the rows and the table into the discards and deal two fresh rows of ``size``."""
         discards = self.discards
+        # Plain loops: a comprehension is a function call, and a deal comes every six cards or so (the two
+        # comprehensions cost 2.5 % of a lean match, measured with callgrind).
         for row in self.hands:
-            discards += [card for card in row if card >= 0]
+            for card in row:
+                if card >= 0:
+                    discards.append(card)
         discards += self.table
         self.table = []
         self.pending = [-1, -1]
@@ -821,8 +825,13 @@ class CardsSeatView(SeatView):
     """What the club player reads of ``view(seat)``, computed when read: the score (``points``) and these keys
     of the board, with the same values (all public: no face-down card, no pile order)."""
 
-    __slots__ = ()
+    __slots__ = ("sets_per_half",)
     _state: RugbyLeagueCardsState
+
+    def __init__(self, state: RugbyLeagueCardsState, seat: int):
+        super().__init__(state, seat)
+        # An option, fixed for the match: read once, not at every decision.
+        self.sets_per_half: int = state.options["sets_per_half"]
 
     @property
     def points(self) -> tuple[int, int]:
@@ -844,11 +853,6 @@ class CardsSeatView(SeatView):
     @property
     def period_ends_after_set(self) -> int:
         return self._state._period_end()
-
-    @property
-    def sets_per_half(self) -> int:
-        sets: int = self._state.options["sets_per_half"]
-        return sets
 
     @property
     def golden_point(self) -> bool:
