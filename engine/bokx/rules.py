@@ -26,6 +26,7 @@ from engine.bokx.field import (
     LINEOUT_BALL_X,
     PROGRESS,
     RED_ZONE_P,
+    ROW,
     TEN_METRE_P,
     progress,
     row_of,
@@ -376,7 +377,7 @@ class BokxState(GameState):
             self._in_goal(seat)
             return
         self.stats[seat]["metres"] += d * 5
-        self.y = row_of(seat, p)
+        self.y = ROW[seat][p]
         if self.record_events:
             self.emit("carry", seat, f"The {self.carrier} carries {d} block{'s' if d != 1 else ''} upfield.",
                       blocks=d, x=self.x, y=self.y)
@@ -535,7 +536,7 @@ class BokxState(GameState):
                 self._lineout(rcv, ctx["y0"], side)
             return
         self.x = nx
-        self.y = row_of(seat, land)
+        self.y = ROW[seat][land]
         self._catch(seat)
 
     def _catch(self, kicker: int) -> None:
@@ -964,7 +965,7 @@ class BokxState(GameState):
             out: JSON = {"kind": "run", "blocks": blocks}
         else:
             blocks = ctx["line"]
-            out = {"kind": "kick", "blocks": blocks, "src": ctx["src"], "land_y": row_of(seat, ctx["land"]),
+            out = {"kind": "kick", "blocks": blocks, "src": ctx["src"], "land_y": ROW[seat][ctx["land"]],
                    "from_y": ctx["y0"]}
         # Home's left is towards column 0, away's towards column 15.
         left_x, right_x = (x - blocks, x + blocks) if seat == 0 else (x + blocks, x - blocks)

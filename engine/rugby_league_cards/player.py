@@ -140,18 +140,33 @@ class RugbyLeagueClubPlayer(Player):
         return legal[-1] not in _CARD_ACTIONS
 
     def choose(self, view: View | None, legal: list[str], rng: random.Random) -> str:
-        if view is None or len(legal) == 1:
+        if view is None:
             return legal[0]  # a blind choice: every position is as good as any other
-        # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
-        if legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS:
-            return legal[0]
-        return _decide(legal, _ViewFacts(view))
+        return self.choose_seen(_ViewFacts(view), legal, rng)
 
     # Typed for what it is given (the play loop passes this rule set's seat view), not the base class's SeatView.
-    def choose_seen(self, seen: CardsSeatView, legal: list[str], rng: random.Random) -> str:  # type: ignore[override]
+    def choose_seen(self, seen: CardsSeatView | _ViewFacts, legal: list[str],  # type: ignore[override]
+                    rng: random.Random) -> str:
+        """A drop goal or a penalty option, from what the seat sees (the seat view, or the built view's facts
+        from :meth:`choose`). It reads only the facts the situation needs (the end of the period only in golden
+        point), in this one call: the club player decides some 40 times a match."""
+        # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
         if len(legal) == 1 or (legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS):
-            return legal[0]
-        return _decide(legal, seen)
+            return legal[0]  # a blind choice: every position is as good as any other
+        home, away = seen.points
+        margin = int(home - away)
+        if seen.seat:
+            margin = -margin
+        golden = seen.golden_point
+        if golden:
+            sets_left = min(GOLDEN_HORIZON, seen.period_ends_after_set - seen.sets_played + 5)
+            margin = 0
+        else:
+            sets_left = max(1, 2 * seen.sets_per_half - seen.sets_played)
+            margin = _clip(margin)
+        if legal[-1] == DROP_GOAL:
+            return DROP_GOAL if _drop_now(sets_left, margin, seen.progress, seen.tackles_lost, golden) else legal[0]
+        return _penalty_choice(sets_left, margin, seen.progress, golden, tuple(legal))
 
 
 class _ViewFacts:
@@ -171,26 +186,6 @@ class _ViewFacts:
         self.sets_per_half: int = board["sets_per_half"]
         self.progress: int = board["progress"]
         self.tackles_lost: int = board["tackles_lost"]
-
-
-def _decide(legal: list[str], seen: CardsSeatView | _ViewFacts) -> str:
-    """A drop goal or a penalty option, from what the seat sees (the seat view, or the built view's facts). It
-    reads only the facts the situation needs (the end of the period only in golden point): the club player
-    decides some 40 times a match."""
-    home, away = seen.points
-    margin = int(home - away)
-    if seen.seat:
-        margin = -margin
-    golden = seen.golden_point
-    if golden:
-        sets_left = min(GOLDEN_HORIZON, seen.period_ends_after_set - seen.sets_played + 5)
-        margin = 0
-    else:
-        sets_left = max(1, 2 * seen.sets_per_half - seen.sets_played)
-        margin = _clip(margin)
-    if legal[-1] == DROP_GOAL:
-        return DROP_GOAL if _drop_now(sets_left, margin, seen.progress, seen.tackles_lost, golden) else legal[0]
-    return _penalty_choice(sets_left, margin, seen.progress, golden, tuple(legal))
 
 
 @cache

@@ -44,3 +44,11 @@ def test_geometry_is_plain_json():
     data = json.loads(json.dumps(field.as_dict()))
     assert data["kick_off_blocks"]["halfway"]["0"] == [7, 10]
     assert data["kick_off_colours"] == {"halfway": "purple", "22": "yellow", "goal_line": "orange"}
+
+
+def test_the_lookup_tables_are_the_field_functions():
+    """The rules' hot paths index ``PROGRESS`` and ``ROW`` instead of calling ``progress`` and ``row_of``."""
+    for seat in (0, 1):
+        for row in range(field.ROWS):
+            assert field.PROGRESS[seat][row] == field.progress(seat, row)
+            assert field.ROW[seat][row] == field.row_of(seat, row)
