@@ -72,6 +72,10 @@ class BokxClubPlayer(Player):
         (:class:`_ViewFacts`, from :meth:`choose`). The decision itself, not a call to it: it is the lean play
         loop's every move."""
         kind = seen.phase
+        if kind == "side":
+            preview = seen.side_preview
+            assert preview is not None  # a side is being chosen
+            return self._side(preview, seen, rng)
         p = seen.progress
         if kind == "call":
             if RUN_ON in legal:
@@ -83,10 +87,6 @@ class BokxClubPlayer(Player):
             if p >= self.forwards_from:
                 return FORWARDS
             return BACKS
-        if kind == "side":
-            preview = seen.side_preview
-            assert preview is not None  # a side is being chosen
-            return self._side(preview, p, rng)
         if kind == "toss":
             return RECEIVE
         if kind == "kickoff":
@@ -105,13 +105,15 @@ class BokxClubPlayer(Player):
         return 0 <= behind <= 2 and clock["period_seconds"] - clock["seconds"] < 180
 
     @staticmethod
-    def _side(preview: JSON, p: int, rng: random.Random) -> str:
+    def _side(preview: JSON, seen: BokxSeatView | _ViewFacts, rng: random.Random) -> str:
+        """Left or right (the ball's row is read only for a kick from play or a free kick: a run, the commonest
+        side, does without it)."""
         left, right = preview["left"], preview["right"]
         if preview["kind"] == "kick":
             src = preview["src"]
             # Into touch from a penalty (own throw) or from the own 22 (the ground gained counts); otherwise
             # keep the ball in play.
-            want_touch = src == "penalty" or (src in ("play", "free_kick") and p <= 4)
+            want_touch = src == "penalty" or (src in ("play", "free_kick") and seen.progress <= 4)
             for side in ("left", "right"):
                 if preview[side]["touch"] == want_touch:
                     return side
