@@ -222,15 +222,12 @@ class RugbyLeagueCardsState(GameState):
         discards += self.table
         self.table = []
         self.pending = [-1, -1]
-        # I12: the home row is dealt first (positions 1..size, off the top of the pile), then the away row.
+        # I12: the home row is dealt first (positions 1..size, off the top of the pile), then the away row; the
+        # discards become a new pile whenever it runs out.
         full = (1 << size) - 1
         self.masks = [full, full]
-        cards = self._take(size + size)
-        self.hands = [cards[:size], cards[size:]]
-
-    def _take(self, count: int) -> list[int]:
-        """The top ``count`` cards of the pile, in order; the discards become a new pile whenever it runs out."""
         cards: list[int] = []
+        count = size + size
         while len(cards) < count:
             if not self.pile:
                 self._reshuffle()
@@ -238,7 +235,7 @@ class RugbyLeagueCardsState(GameState):
             missing = count - len(cards)
             cards += pile[:missing]
             del pile[:missing]
-        return cards
+        self.hands = [cards[:size], cards[size:]]
 
     # ---- protocol ---------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
