@@ -1,9 +1,9 @@
 """A Rugby Champion solo player that chooses its cards well (stands in for absent entrants).
 
-It reads only ``view(0)``: its hand, the face-up cards, the discard pile and the
-public counts. It knows the deck list (``cards.toml``), so the Non-player's
-face-down card is, to it, any player card it has not seen. For every legal play
-it weighs the chances of each challenge result against that unseen pool.
+It reads only what ``view(0)`` shows (in play, the same facts through the state's lazily computed seat view):
+the cards it has seen (its hand, the face-up cards, the discard pile) and the public counts. It knows the deck
+list (``cards.toml``), so the Non-player's face-down card is, to it, any player card it has not seen. For every
+legal play it weighs the chances of each challenge result against that unseen pool.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from itertools import filterfalse
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.core import AWAY, HOME, JSON, GameState, View
+from engine.core import AWAY, HOME, JSON, GameState, SeatView, View
 from engine.players import Player, register_player
 from engine.rugby_champion_solo.cards import DECK
-from engine.rugby_champion_solo.rules import RugbyChampionSoloState
+from engine.rugby_champion_solo.rules import ChampionSeatView, RugbyChampionSoloState
 from engine.search import SearchPlayer, normal_cdf, result_value
 
 # What each challenge result is worth to the person, roughly in points.
@@ -29,26 +29,13 @@ TRY, SHIFT, DRAW, LOSE_ONE, NP_TRY = 6.5, 1.0, -0.3, -1.5, -6.0
 
 
 _DECK_IDS = tuple(DECK.players)
-_ID = itemgetter("id")
+# What the worths of a decision depend on: (no support draw to come, Kickers set aside, who has the Advantage).
+Situation = tuple[bool, int, str | None]
 
 
-def _seen(board: JSON) -> list[str]:
-    """The player cards the person has seen (each once): the discards, the hand and the face-up line cards."""
-    seen: list[str] = board["discard"] + list(map(_ID, board["hand"] or ()))
-    for spot in board["line"]:
-        if spot["face_up"]:
-            seen.append(spot["card"]["id"])
-    return seen
-
-
-def _unseen(board: JSON) -> list[str]:
-    """The player cards the person has not seen (in deck order): not in the hand, the discards or face up."""
-    seen = set(board["discard"])
-    seen.update([c["id"] for c in board["hand"] or ()])
-    for spot in board["line"]:
-        if spot["face_up"]:
-            seen.add(spot["card"]["id"])
-    return list(filterfalse(seen.__contains__, _DECK_IDS))
+def _unseen(seen: list[str]) -> list[str]:
+    """The player cards the person has not seen (in deck order)."""
+    return list(filterfalse(set(seen).__contains__, _DECK_IDS))
 
 
 _SUPPORTS = list(DECK.supports.values())
@@ -57,12 +44,13 @@ _KICKERS = sum(1 for s in _SUPPORTS if s.effect == "kicker")
 _BLUES = [float(s.bonus) for s in _SUPPORTS if s.effect == "support"]
 
 
-def _support_odds(board: JSON) -> tuple[float, float, list[float]]:
+def _support_odds(situation: Situation) -> tuple[float, float, list[float]]:
     """(chance of a foul, chance of a kicker, bonuses of blue cards each with its chance) of a support draw."""
-    if board["support_drawn"] or not board["support_count"]:
+    no_draw, kickers_aside, _advantage = situation
+    if no_draw:
         return 0.0, 0.0, []
-    n = len(_SUPPORTS) - board["kickers_aside"]
-    return _FOULS / n, (_KICKERS - board["kickers_aside"]) / n, _BLUES
+    n = len(_SUPPORTS) - kickers_aside
+    return _FOULS / n, (_KICKERS - kickers_aside) / n, _BLUES
 
 
 def _worth(c: JSON) -> float:
@@ -152,25 +140,23 @@ def _challenge_worths(foul: float, blue_share: float, lose_one: float, supported
 
 # The situations a decision can be in, as the board says them: (no support draw to come, Kickers set aside, who
 # has the Advantage). Each has its _challenge_worths table, and the same in whole numbers (_whole_worths).
-Situation = tuple[bool, int, str | None]
 _SITUATIONS: dict[Situation, dict[str, list[list[float]]]] = {}
 
 
-def _situation(board: JSON) -> Situation:
+def _situation(seen: Seen) -> Situation:
     """What the worths of a decision depend on, as the board says it."""
-    return board["support_drawn"] or not board["support_count"], board["kickers_aside"], board["advantage"]
+    return seen.support_drawn or not seen.support_count, seen.kickers_aside, seen.advantage
 
 
-def _situation_worths(board: JSON) -> dict[str, list[list[float]]]:
-    """_challenge_worths of the board's situation: the support draw's odds and the worth of a loss by 1."""
-    key = _situation(board)
-    found = _SITUATIONS.get(key)
+def _situation_worths(situation: Situation) -> dict[str, list[list[float]]]:
+    """_challenge_worths of a situation: the support draw's odds and the worth of a loss by 1."""
+    found = _SITUATIONS.get(situation)
     if found is None:
-        foul, _kicker, blues = _support_odds(board)
-        blue_share = 1 / (len(DECK.supports) - board["kickers_aside"])
-        advantage = board["advantage"]
+        foul, _kicker, blues = _support_odds(situation)
+        _no_draw, kickers_aside, advantage = situation
+        blue_share = 1 / (len(DECK.supports) - kickers_aside)
         lose_one = NP_TRY if advantage == "away" else (-0.8 if advantage == "home" else LOSE_ONE)
-        found = _SITUATIONS[key] = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
+        found = _SITUATIONS[situation] = _challenge_worths(foul, blue_share, lose_one, bool(foul or blues))
     return found
 
 
@@ -191,64 +177,70 @@ def _exact(worth: float) -> Fraction:
     return exact
 
 
-class WholeWorths(NamedTuple):
-    """A situation's worths in whole numbers (all times one scale): per challenge type and group of my card,
-    what a play is worth against each card of the deck and against the whole deck; and each card's _WORTH."""
+class PlayWorth(NamedTuple):
+    """What an attack play is worth in a situation, in whole numbers (all times one scale): the group of plays
+    whose sums over the cards are the same (my card's group and the type, as one number), that sum against each
+    card of the deck and against the whole deck, my card's _WORTH, and what makes plays alike (the same group,
+    type and _WORTH: the very same float value)."""
 
-    against: dict[str, list[tuple[dict[str, int], int]]]
-    card_worth: dict[str, int]
+    group: int
+    against: dict[str, int]
+    whole_deck: int
+    card_worth: int
+    like: tuple[int, str, float]
 
 
-_WHOLE: dict[Situation, WholeWorths] = {}
+_WHOLE: dict[Situation, dict[str, PlayWorth]] = {}
 
 
-def _whole_worths(board: JSON) -> WholeWorths:
-    """_situation_worths and _WORTH in whole numbers (built once per situation)."""
-    key = _situation(board)
-    found = _WHOLE.get(key)
+def _whole_worths(situation: Situation) -> dict[str, PlayWorth]:
+    """Every attack action's PlayWorth in a situation (built once per situation: the few there are are kept all
+    match long)."""
+    found = _WHOLE.get(situation)
     if found is None:
-        tables = _situation_worths(board)
+        tables = _situation_worths(situation)
         # The few distinct worths, each as its fraction and then as a whole number of the common scale.
         worths = {w for rows in tables.values() for row in rows for w in row} | set(_WORTH.values())
         exact = {w: _exact(w) for w in worths}
         scale = math.lcm(*(f.denominator for f in exact.values()))
         whole = {w: int(f * scale) for w, f in exact.items()}
-        against: dict[str, list[tuple[dict[str, int], int]]] = {}
+        against: dict[tuple[int, str], dict[str, int]] = {}
         for ctype, rows in tables.items():
-            against[ctype] = []
-            for row in rows:
-                per_card = {card_id: whole[row[group]] for card_id, group in _GROUP_OF[ctype].items()}
-                against[ctype].append((per_card, sum(per_card.values())))
-        found = _WHOLE[key] = WholeWorths(against, {card_id: whole[w] for card_id, w in _WORTH.items()})
+            for mine, row in enumerate(rows):
+                against[mine, ctype] = {card_id: whole[row[group]] for card_id, group in _GROUP_OF[ctype].items()}
+        groups = {key: i for i, key in enumerate(against)}
+        found = _WHOLE[situation] = {}
+        for action, (card_id, ctype) in _PLAY_PARTS.items():
+            mine = _GROUP_OF[ctype][card_id]
+            per_card = against[mine, ctype]
+            found[action] = PlayWorth(groups[mine, ctype], per_card, sum(per_card.values()), whole[_WORTH[card_id]],
+                                      (mine, ctype, _WORTH[card_id]))
     return found
 
 
-def _best_play(board: JSON, legal: list[str]) -> str | None:
+def _best_play(seen: list[str], situation: Situation, legal: list[str]) -> str | None:
     """The attack play the club player picks -- the first of the best, as ``max(legal, key=values)`` -- weighed
     in whole numbers; None when two unlike plays come out level (then the float values decide)."""
-    seen = _seen(board)
     n_unseen = max(1, len(_DECK_IDS) - len(seen))
-    against, card_worth = _whole_worths(board)
+    plays = _whole_worths(situation)
     # A per-card table's entries for the seen cards, in one call (an itemgetter of a single key gives no tuple).
     of_seen: Callable[[dict[str, int]], tuple[int, ...]] = (
         itemgetter(*seen) if len(seen) > 1 else lambda per_card: tuple(map(per_card.__getitem__, seen)))
-    by_group: dict[tuple[int, str], int] = {}  # (my card's group, type) -> its sum over the unseen cards
+    by_group: dict[int, int] = {}  # a group's sum over the unseen cards
     best: int | None = None
-    # Plays alike -- the same group, type and _WORTH -- have the very same float value: the first of them is picked.
+    # Plays alike have the very same float value: the first of them is picked.
     best_like: tuple[int, str, float] | None = None
     choice, level = None, False
     for action in legal:
-        card_id, ctype = _PLAY_PARTS[action]
-        mine = _GROUP_OF[ctype][card_id]
-        total = by_group.get((mine, ctype))
+        group, per_card, whole_deck, card_worth, like = plays[action]
+        total = by_group.get(group)
         if total is None:
-            per_card, whole_deck = against[ctype][mine]
-            total = by_group[mine, ctype] = whole_deck - sum(of_seen(per_card))
+            total = by_group[group] = whole_deck - sum(of_seen(per_card))
         # values()'s total / n_unseen - the card's worth, times the scale and n_unseen.
-        value = total - n_unseen * card_worth[card_id]
+        value = total - n_unseen * card_worth
         if best is None or value > best:
-            best, best_like, choice, level = value, (mine, ctype, _WORTH[card_id]), action, False
-        elif value == best and (mine, ctype, _WORTH[card_id]) != best_like:
+            best, best_like, choice, level = value, like, action, False
+        elif value == best and like != best_like:
             level = True
     return None if level else choice
 
@@ -263,6 +255,25 @@ _VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items
 _SORTED_VALUES = {ctype: sorted(values.values()) for ctype, values in _VALUES.items()}
 
 
+class _ViewFacts:
+    """The built view's facts under the seat view's names (:class:`ChampionSeatView`), for :meth:`choose`."""
+
+    __slots__ = ("advantage", "kickers_aside", "phase", "seen", "setpiece", "support_count", "support_drawn")
+
+    def __init__(self, view: View):
+        board = view["board"]
+        self.phase: str = view["phase"]
+        self.seen: list[str] = board["seen"]
+        self.setpiece: JSON | None = board["setpiece"]
+        self.advantage: str | None = board["advantage"]
+        self.support_count: int = board["support_count"]
+        self.support_drawn: bool = board["support_drawn"]
+        self.kickers_aside: int = board["kickers_aside"]
+
+
+Seen = ChampionSeatView | _ViewFacts
+
+
 @register_player("rugby-champion-solo", "club")
 class RugbyChampionClubPlayer(Player):
     """Picks the play with the best expected result against the cards it has not seen.
@@ -273,6 +284,7 @@ class RugbyChampionClubPlayer(Player):
 
     level = "club"
     needs_view = True
+    reads_seat_view = True  # the phase, the cards seen, the set piece, the support pile's counts, the Advantage
     blind_first = True  # without a view (a single legal action) it plays the first
     uses_rng = False  # its choices are the values' best: it never draws
 
@@ -283,30 +295,38 @@ class RugbyChampionClubPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         assert view is not None
-        if view["phase"] == "attack":
-            play = _best_play(view["board"], legal)
+        return self._decide(_ViewFacts(view), legal)
+
+    def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
+        return self._decide(seen, legal)  # type: ignore[arg-type]  # a ChampionSeatView
+
+    def _decide(self, seen: Seen, legal: list[str]) -> str:
+        """The decision from what the seat sees: the built view's facts or the seat view (the same names)."""
+        if seen.phase == "attack":
+            play = _best_play(seen.seen, _situation(seen), legal)
             if play is not None:
                 return play
-        scores = self._scores(view, legal)
+        scores = self._scores(seen, legal)
         # The first best, as max(legal, key=...) picks it.
         return legal[scores.index(max(scores))]
 
     def values(self, view: View, legal: list[str]) -> dict[str, float]:
         """How good each legal action looks (higher is better; the club player plays the first best)."""
-        return dict(zip(legal, self._scores(view, legal), strict=True))
+        return dict(zip(legal, self._scores(_ViewFacts(view), legal), strict=True))
 
-    def _scores(self, view: View, legal: list[str]) -> list[float]:
+    def _scores(self, facts: Seen, legal: list[str]) -> list[float]:
         """``values`` as a list in the order of ``legal``."""
-        phase = view["phase"]
-        board = view["board"]
+        phase = facts.phase
         if phase == "conversion":
             # Convert with the Goal card least worth keeping; declining is worth least.
             return [-_WORTH[a[8:]] if a.startswith("convert:") else -1e9 for a in legal]
+        seen = facts.seen
         if phase in ("lineout", "scrum"):
-            piece = board["setpiece"]["card"]
+            setpiece = facts.setpiece
+            assert setpiece is not None  # a lineout or scrum shows its card
+            piece = setpiece["card"]
             ctype = piece["type"]
             values_of = _VALUES[ctype]
-            seen = _seen(board)
             n_unseen = max(1, len(_DECK_IDS) - len(seen))
             # A pair wins against the unseen cards whose value, added to the set-piece card's, is below its total:
             # as many as in the whole deck, less the seen ones.
@@ -323,9 +343,9 @@ class RugbyChampionClubPlayer(Player):
                     wins = wins_by_total[pair_total] = beaten / n_unseen
                 scores.append(wins - 0.05 * (_WORTH[a] + _WORTH[b]))
             return scores
-        unseen_ids = _unseen(board)
+        unseen_ids = _unseen(seen)
         n_unseen = max(1, len(unseen_ids))
-        worths = _situation_worths(board)
+        worths = _situation_worths(_situation(facts))
         # The unseen cards counted by group, per challenge type (in the order the groups first appear in the
         # deck-ordered unseen cards: the sums below add up in that order).
         groups: dict[str, Counter[int]] = {}

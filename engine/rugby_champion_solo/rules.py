@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.chance import SeededChance
-from engine.core import AWAY, HOME, JSON, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec
+from engine.core import AWAY, HOME, JSON, SEAT_NAMES, GameState, Option, Outcome, RuleSetSpec, SeatView
 from engine.registry import register
 from engine.rugby_champion_solo.cards import DECK, PlayerCard
 from engine.scoring import CHAMPION
@@ -537,10 +537,6 @@ class RugbyChampionSoloState(GameState):
                          "card": card(spot["card"]).to_dict() if face_up else None,
                          "occupied": spot["card"] is not None, "target": i == self.slot and self.phase == "attack",
                          "types": list(allowed_types(i))})
-        setpiece = None
-        if self.setpiece is not None:
-            piece = DECK.lineout if self.setpiece["kind"] == "lineout" else DECK.scrum
-            setpiece = {"kind": self.setpiece["kind"], "card": piece.to_dict(), "hidden": True}
         return {
             "half": self.half,
             "halves": self.options["halves"],
@@ -551,8 +547,8 @@ class RugbyChampionSoloState(GameState):
             "choose_direction": self.phase == "attack" and self.slot is None,
             "direction": None if self.direction is None else DIRECTION_NAMES.get(self.direction),
             "forced_type": self.forced_type,
-            "setpiece": setpiece,
-            "advantage": None if self.advantage is None else SEAT_NAMES[self.advantage],
+            "setpiece": self._shown_setpiece(),
+            "advantage": self._advantage_name(),
             "extra_card": self.extra_card,
             "pile_count": len(self.pile),
             "discard": list(self.discard),
@@ -561,6 +557,7 @@ class RugbyChampionSoloState(GameState):
             "kickers_aside": len(self.kickers_aside),
             "last": self.last,
             "challenge_types": list(DECK.challenge_types),
+            "seen": self._seen(seat),
         }
 
     @classmethod
@@ -625,22 +622,41 @@ class RugbyChampionSoloState(GameState):
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)``: the hand, what has been seen, the support pile's
         counts, the Advantage and the set piece. The card dicts are shared (read-only) copies."""
-        person = seat == HOME
-        setpiece = None
-        if self.setpiece is not None:
-            kind = self.setpiece["kind"]
-            setpiece = {"kind": kind, "card": _SETPIECE_DICTS[kind], "hidden": True}
         return {
-            "hand": [_CARD_DICTS[c] for c in self.hand] if person else None,
+            "hand": [_CARD_DICTS[c] for c in self.hand] if seat == HOME else None,
             "discard": list(self.discard),
             "line": [_FACE_UP[spot["card"]] if spot["up"] and spot["card"] is not None else _FACE_DOWN
                      for spot in self.line],
-            "setpiece": setpiece,
-            "advantage": None if self.advantage is None else SEAT_NAMES[self.advantage],
+            "setpiece": self._shown_setpiece(),
+            "advantage": self._advantage_name(),
             "support_count": len(self.support),
             "support_drawn": self.support_drawn,
             "kickers_aside": len(self.kickers_aside),
+            "seen": self._seen(seat),
         }
+
+    def _seen(self, seat: int | None) -> list[str]:
+        """The player cards ``seat`` has seen, each once: the discards (every discarded card was shown), the hand
+        (the person's own) and the face-up line cards."""
+        seen = self.discard + self.hand if seat == HOME else list(self.discard)
+        for spot in self.line:
+            if spot["up"] and spot["card"] is not None:
+                seen.append(spot["card"])
+        return seen
+
+    def _shown_setpiece(self) -> JSON | None:
+        """The set piece as the board shows it: its kind and card (a shared dict), the Non-player's card hidden."""
+        if self.setpiece is None:
+            return None
+        kind = self.setpiece["kind"]
+        return {"kind": kind, "card": _SETPIECE_DICTS[kind], "hidden": True}
+
+    def _advantage_name(self) -> str | None:
+        """Who holds the Advantage card, as the board names the side ("home", "away") or None."""
+        return None if self.advantage is None else SEAT_NAMES[self.advantage]
+
+    def seat_view(self, seat: int) -> ChampionSeatView:
+        return ChampionSeatView(self, seat)
 
     def describe_action(self, action: str) -> str:
         parts = action.split(":")
@@ -658,6 +674,43 @@ class RugbyChampionSoloState(GameState):
         except (KeyError, IndexError):
             pass
         return action
+
+
+class ChampionSeatView(SeatView):
+    """What the club player reads of ``view(seat)``, computed when read: the envelope's ``phase`` and these keys
+    of the board, with the same values. Never the draw pile, the face-down line cards, the Non-player's hidden
+    set-piece card or the support pile's order."""
+
+    __slots__ = ()
+    _state: RugbyChampionSoloState
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def seen(self) -> list[str]:
+        return self._state._seen(self.seat)
+
+    @property
+    def setpiece(self) -> JSON | None:
+        return self._state._shown_setpiece()
+
+    @property
+    def advantage(self) -> str | None:
+        return self._state._advantage_name()
+
+    @property
+    def support_count(self) -> int:
+        return len(self._state.support)
+
+    @property
+    def support_drawn(self) -> bool:
+        return self._state.support_drawn
+
+    @property
+    def kickers_aside(self) -> int:
+        return len(self._state.kickers_aside)
 
 
 def _slot_name(slot: int) -> str:

@@ -11,7 +11,7 @@ import random
 from engine import new_game
 from engine.players import make_player
 from engine.rugby_champion_solo.cards import DECK
-from engine.rugby_champion_solo.player import _best_play
+from engine.rugby_champion_solo.player import _best_play, _situation, _ViewFacts
 
 RS = "rugby-champion-solo"
 
@@ -29,7 +29,7 @@ def test_the_whole_number_choice_is_the_float_values_choice():
             if view["phase"] == "attack" and len(legal) > 1:
                 board = view["board"]
                 situations.add((board["support_drawn"], board["kickers_aside"], board["advantage"]))
-                play = _best_play(board, legal)
+                play = _best_play(board["seen"], _situation(_ViewFacts(view)), legal)
                 values = club.values(view, legal)
                 if play is None:
                     deferred += 1
@@ -48,7 +48,9 @@ def test_the_whole_number_choice_with_a_single_seen_card():
     """One seen card (a board the rules never show, but a player must not trip on it): the same choice."""
     hand = [DECK.players["prop-1"].to_dict()]
     board = {"discard": [], "hand": hand, "line": [{"face_up": False, "card": None}] * 4, "support_drawn": False,
-             "support_count": 10, "kickers_aside": 0, "advantage": None}
+             "support_count": 10, "kickers_aside": 0, "advantage": None, "setpiece": None, "seen": ["prop-1"]}
     legal = [f"play:prop-1:{ctype}" for ctype in DECK.challenge_types]
-    values = make_player(RS, "club").values({"phase": "attack", "board": board}, legal)
-    assert _best_play(board, legal) == max(legal, key=values.__getitem__) == "play:prop-1:physical"
+    view = {"phase": "attack", "board": board}
+    values = make_player(RS, "club").values(view, legal)
+    assert (_best_play(["prop-1"], _situation(_ViewFacts(view)), legal) == max(legal, key=values.__getitem__)
+            == "play:prop-1:physical")
