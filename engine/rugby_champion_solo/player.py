@@ -295,18 +295,16 @@ class RugbyChampionClubPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         assert view is not None
-        return self._decide(_ViewFacts(view), legal)
+        return self.choose_seen(_ViewFacts(view), legal, rng)  # type: ignore[arg-type]  # the same facts
 
     def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
-        return self._decide(seen, legal)  # type: ignore[arg-type]  # a ChampionSeatView
-
-    def _decide(self, seen: Seen, legal: list[str]) -> str:
-        """The decision from what the seat sees: the built view's facts or the seat view (the same names)."""
-        if seen.phase == "attack":
-            play = _best_play(seen.seen, _situation(seen), legal)
+        """The decision from what the seat sees: the seat view, or the built view's facts under its names."""
+        facts: Seen = seen  # type: ignore[assignment]  # a ChampionSeatView (or _ViewFacts, from choose)
+        if facts.phase == "attack":
+            play = _best_play(facts.seen, _situation(facts), legal)
             if play is not None:
                 return play
-        scores = self._scores(seen, legal)
+        scores = self._scores(facts, legal)
         # The first best, as max(legal, key=...) picks it.
         return legal[scores.index(max(scores))]
 
