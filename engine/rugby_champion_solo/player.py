@@ -299,6 +299,8 @@ class RugbyChampionClubPlayer(Player):
 
     def choose_seen(self, seen: SeatView, legal: list[str], rng: random.Random) -> str:
         """The decision from what the seat sees: the seat view, or the built view's facts under its names."""
+        if len(legal) == 1:  # no choice (the play loop asks at every choice)
+            return legal[0]
         facts: Seen = seen  # type: ignore[assignment]  # a ChampionSeatView (or _ViewFacts, from choose)
         if facts.phase == "attack":
             play = _best_play(facts.seen, _situation(facts), legal)
