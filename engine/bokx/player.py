@@ -71,13 +71,15 @@ class BokxClubPlayer(Player):
         """The decision from what the seat sees: the seat view, or the built view's facts under the same names
         (:class:`_ViewFacts`, from :meth:`choose`). The decision itself, not a call to it: it is the lean play
         loop's every move."""
-        kind = seen.phase
-        if kind == "side":
+        # The sorted legal list tells the two commonest phases without reading the phase: a side's choice starts
+        # with "left", a call's with "backs" (no other list does). Reading it every move cost 1 % of a lean match.
+        first = legal[0]
+        if first == LEFT:
             preview = seen.side_preview
             assert preview is not None  # a side is being chosen
             return self._side(preview, seen, rng)
         p = seen.progress
-        if kind == "call":
+        if first == BACKS:
             if RUN_ON in legal:
                 return RUN_ON
             if p <= self.kick_until:
@@ -87,6 +89,7 @@ class BokxClubPlayer(Player):
             if p >= self.forwards_from:
                 return FORWARDS
             return BACKS
+        kind = seen.phase
         if kind == "toss":
             return RECEIVE
         if kind == "kickoff":

@@ -11,6 +11,8 @@ from engine.bokx import field
 from engine.bokx.rules import BokxState
 from engine.players import RandomPlayer, make_player, play_match
 
+from .test_levels import random_walk
+
 
 def play_checked(seed: int, player_seed: int, options: dict) -> BokxState:
     """Random legal play, checking the invariants after every action."""
@@ -110,3 +112,17 @@ def test_aware_player_beats_the_random_player():
         play_match(g, {aware: make_player("bokx", "aware"), 1 - aware: RandomPlayer()})
         wins += g.outcome().winner == aware
     assert wins / n > 0.65
+
+
+def test_the_legal_list_starts_with_left_only_for_a_side_and_with_backs_only_for_a_call():
+    """The club player tells these two phases from the sorted legal list, without reading the phase."""
+    seen = set()
+    for seed in range(6):
+        for state in random_walk(new_game("bokx", seed=seed), random.Random(seed)):
+            if state.phase == "over":
+                continue
+            first = state.legal_actions(state.to_act()[0])[0]
+            assert (first == "left") == (state.phase == "side"), (seed, state.phase, first)
+            assert (first == "backs") == (state.phase == "call"), (seed, state.phase, first)
+            seen.add(state.phase)
+    assert {"side", "call", "penalty", "kickoff"} <= seen
