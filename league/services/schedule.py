@@ -240,8 +240,13 @@ def new_matches_places(tournament: Tournament, rounds: dict[int, list[tuple[int,
 
     if not fixed and not busy and all(len(set().union(*teams)) == 2 * len(teams) for teams in rounds.values()):
         # Nothing else booked and nobody twice in a round (a round robin): the planner's arithmetic alone.
-        apart = timetable.plan_apart([len(rounds[n]) for n in numbers], starts=starts, pitches=pitches,
+        names = [str(pitch) for pitch in pitches]
+        apart = timetable.plan_apart([len(rounds[n]) for n in numbers], starts=starts, pitches=names,
                                      length=length, changeover=changeover)
+        if timed and names:
+            # Each place is already (kick-off, pitch, slot): no call of ``place`` per match (half a million in a
+            # timed 1,000-team league, 0.1 s of the 0.35 s this took under load, before any row is written).
+            return cast(dict[int, list[tuple[dt.datetime | None, str, int]]], dict(zip(numbers, apart, strict=True)))
         return {n: [place(*p) for p in placed] for n, placed in zip(numbers, apart, strict=True)}
     matches = [[timetable.Match(key=(n, index), teams=needs(teams))
                 for index, teams in enumerate(rounds.get(n, ()))]
