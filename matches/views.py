@@ -659,7 +659,11 @@ def new_friendly(request):
         except ValidationError as exc:
             form.add_error(None, error_text(exc))
         else:
-            return redirect("matches:manage", pk=match.pk)
+            # Straight to the board when the organiser plays and nobody else has to be sent a code (a solo
+            # game, or against the computer); the manage page shows the codes when a seat is left open.
+            seats = (form.cleaned_data["home"], form.cleaned_data["away"])
+            plays_now = "me" in seats and "open" not in seats
+            return redirect("matches:play" if plays_now else "matches:manage", pk=match.pk)
     return render(request, "matches/new.html", {"form": form})
 
 

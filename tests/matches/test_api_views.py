@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from engine import get_spec, rulesets
 from league.models import Tournament
 from matches import services
-from matches.models import MatchAction, MatchSeat
+from matches.models import Match, MatchAction, MatchSeat
 from tests.matches.conftest import make_fixture
 
 pytestmark = pytest.mark.django_db
@@ -274,7 +274,17 @@ def test_friendly_page(players, client):
     client.force_login(players[0])
     response = client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "computer:beginner",
                                              "options": ""})
+    # Against the computer the player goes straight to the board; with a seat left open, to the codes.
     assert response.status_code == 302
+    assert response["Location"] == f"/matches/{Match.objects.latest('id').pk}/"
+    response = client.post("/matches/new/", {"ruleset": "rugby-champion-solo", "home": "me",
+                                             "away": "computer:club", "options": ""})
+    assert response["Location"] == f"/matches/{Match.objects.latest('id').pk}/"
+    response = client.post("/matches/new/", {"ruleset": "bokx", "home": "me", "away": "open", "options": ""})
+    assert response["Location"] == f"/matches/{Match.objects.latest('id').pk}/manage/"
+    response = client.post("/matches/new/", {"ruleset": "bokx", "home": "computer:club", "away": "computer:beginner",
+                                             "options": ""})
+    assert response["Location"] == f"/matches/{Match.objects.latest('id').pk}/manage/"
     assert client.post("/matches/new/", {"ruleset": "seasons", "home": "me", "away": "open",
                                          "options": "{bad"}).status_code == 200
 
