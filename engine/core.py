@@ -414,6 +414,17 @@ class GameState:
         """The sorted list of actions ``seat`` may take now (empty if not to act), in the action grammar."""
         raise NotImplementedError
 
+    def decision(self) -> tuple[int, list[str]] | None:
+        """The play loop's next decision in one call: the first seat of ``to_act()`` with its ``legal_actions``,
+        or None once the game is over. A rule set may override it to work both out together (the loop asked
+        twice, each call testing the phase again); an override returns the very same as this default (the
+        conformance tests check it at every step), and the list is the caller's, as ``legal_actions``'s is."""
+        acting = self.to_act()
+        if not acting:
+            return None
+        seat = acting[0]
+        return seat, self.legal_actions(seat)
+
     def _apply(self, seat: int, action: str) -> None:
         """Apply a legal action (already checked); emit events; draw chance."""
         raise NotImplementedError

@@ -270,7 +270,7 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
                     state.seat_view(seat) if player.reads_seat_view else None, player.searches,
                     player.needs_view_for if player.needs_view else None, player.blind_first)
              for seat, player in players.items()}
-    to_act, legal_actions, view_of = state.to_act, state.legal_actions, state.view
+    decision, view_of = state.decision, state.view
     # Unchecked, an action is state.advance's body, inlined for the same reason: the history, then the rules.
     record, play, checked_apply = state.history.append, state._apply, state.apply
     # When every player takes the first option of a blind choice, a round of blind choices is one call to the
@@ -283,20 +283,19 @@ def play_match(state: GameState, players: Mapping[int, Player], *, checked: bool
             # It plays every blind choice up to the next real decision or the end, so it is not asked again before
             # that decision (asking again, in vain, cost 2.5 % of a lean card game match, measured with callgrind).
             blind_round()
-        acting = to_act()
-        if not acting:
+        # Who acts and what they may do, in one call to the rule set (GameState.decision).
+        turn = decision()
+        if turn is None:
             return state
-        seat = acting[0]
+        seat, legal = turn
         player, rng, seen, searches, needs_view_for, blind_first = seats[seat]
-        legal = legal_actions(seat)
         if seen is not None:
             action = player.choose_seen(seen, legal, rng)
         elif searches:
-            action = player.think(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting), legal,
-                                  rng, Sampler(state, seat))
+            action = player.think(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng,
+                                  Sampler(state, seat))
         elif needs_view_for is not None and needs_view_for(legal):
-            action = player.choose(view_of(seat, labels=False, legal=legal, for_player=True, acting=acting),
-                                   legal, rng)
+            action = player.choose(view_of(seat, labels=False, legal=legal, for_player=True), legal, rng)
         elif blind_first:
             action = legal[0]
         else:

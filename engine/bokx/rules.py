@@ -162,28 +162,35 @@ class BokxState(GameState):
         return () if self.phase == "over" else _ALONE[self.actor]  # type: ignore[index]  # None only when over
 
     def legal_actions(self, seat: int) -> list[str]:
+        turn = self.decision()
+        return turn[1] if turn is not None and turn[0] == seat else []
+
+    def decision(self) -> tuple[int, list[str]] | None:
+        """The seat to act and its legal actions (one seat acts at a time): the play loop's every move, and the one
+        copy of what may be done when (``legal_actions`` asks it too)."""
         phase = self.phase
-        if seat != self.actor or phase == "over":
-            return []
+        if phase == "over":
+            return None
+        seat: int = self.actor  # type: ignore[assignment]  # None only when over
         if phase == "call":
             p = PROGRESS[seat][self.y]
             if self.after_miss:
                 # A missed tackle bars the drop goal (3.4.2.1); regaining a kick does not (3.4.1).
                 if p <= 4:
-                    return list(_MISS_22)
-                return list(_MISS_ZONE if self.regained and p in _ZONE_P else _MISS)
+                    return seat, list(_MISS_22)
+                return seat, list(_MISS_ZONE if self.regained and p in _ZONE_P else _MISS)
             if p <= 4:
-                return list(_CALL_22)
-            return list(_CALL_ZONE if p in _ZONE_P else _CALL)
+                return seat, list(_CALL_22)
+            return seat, list(_CALL_ZONE if p in _ZONE_P else _CALL)
         if phase == "side":
-            return list(_SIDES)
+            return seat, list(_SIDES)
         if phase == "penalty":
-            return list(_PEN_GOAL if PROGRESS[seat][self.y] in _ZONE_P else _FREE)
+            return seat, list(_PEN_GOAL if PROGRESS[seat][self.y] in _ZONE_P else _FREE)
         if phase == "free_kick":
-            return list(_FREE)
+            return seat, list(_FREE)
         if phase == "kickoff":
-            return list(_KICK)
-        return list(_TOSS)  # toss
+            return seat, list(_KICK)
+        return seat, list(_TOSS)  # toss
 
     def _apply(self, seat: int, action: str) -> None:
         self.dice = []

@@ -266,6 +266,15 @@ class RugbyLeagueCardsState(GameState):
             return list(MASK_ACTIONS_AND_DROP_GOAL[self.masks[seat]])
         return list(MASK_ACTIONS[self.masks[seat]])
 
+    def decision(self) -> tuple[int, list[str]] | None:
+        """``to_act()``'s first seat (home first in a round of blind choices) with its legal actions, without
+        building the tuple of seats to act (see ``GameState.decision``)."""
+        phase = self.phase
+        if phase == OVER:
+            return None
+        seat = self.awarded if phase == PENALTY else HOME if self.pending[HOME] < 0 else AWAY
+        return seat, self.legal_actions(seat)
+
     def _drop_goal_open(self) -> bool:
         """Whether the attack may go for a drop goal instead of a card (a tackle in the opponent's half)."""
         return self.ball >= 4 if self.attacker == HOME else self.ball <= TRY - 4

@@ -76,6 +76,24 @@ def test_random_legal_play_ends_with_an_outcome(spec, seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_the_decision_is_the_first_seat_to_act_with_its_legal_actions(spec, seed):
+    """``decision()`` (the play loop's one call; a rule set may override it) says what ``to_act()`` and
+    ``legal_actions`` say, at every step of a whole game, and hands out a list of the caller's own."""
+    state = engine.new_game(spec.id, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        turn = state.decision()
+        assert turn == GameState.decision(state)
+        if turn is None:
+            break
+        seat, legal = turn
+        legal.append("not-an-action")
+        assert state.legal_actions(seat)[-1] != "not-an-action", "the list is a fresh one"
+        state.apply(seat, legal[rng.randrange(len(legal) - 1)])
+    assert state.is_over
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_replay_from_the_log_equals_the_live_state(spec, seed):
     state = engine.new_game(spec.id, seed=seed)
     random_play(state, random.Random(seed))
