@@ -77,6 +77,8 @@ _ALONE = ((0,), (1,))  # to_act of the seat to act
 _KICK = (KICK, KICK_DOUBLE)
 _ZONE_P = frozenset(RED_ZONE_P) | frozenset(BLUE_ZONE_P)
 _BLUE_P = frozenset(BLUE_ZONE_P)
+# The referee decks the attacker of a play draws from (the defender draws from the others).
+_DRAWN_BY_ATTACKER = frozenset(group for group, deck in DECKS.items() if deck["drawn_by"] == "attacker")
 
 LABELS = {
     BACKS: "Run with the backline", FORWARDS: "Run with the forwards", KICK: "Kick downfield",
@@ -278,9 +280,8 @@ class BokxState(GameState):
                 self.carrier = ""
                 self._carry(seat, action)
                 return
-            # 2.2.4: the forwards skip only the line throw after an interception; the success throw stands.
-            cont: Callable[[], None] = ((lambda: self._channel_only(seat, action)) if intercept
-                                        else (lambda: self._line(seat, action)))
+            # 2.2.4: the forwards skip only the line throw after an interception; the success throw stands. (What
+            # follows a success is called directly, and made a function for the referee only on a 2 or 3.)
             v = self._roll()
             if v == 1:
                 if self.record_events:
@@ -292,12 +293,16 @@ class BokxState(GameState):
                 if self.record_events:
                     self.emit("call", seat, f"{team} run with the {action}: the referee has a call.", call=action,
                               die=v)
-                self._card("running", seat, 1 - seat, cont)
+                self._card("running", seat, 1 - seat, (lambda: self._channel_only(seat, action)) if intercept
+                           else (lambda: self._line(seat, action)))
             else:
                 if self.record_events:
                     self.emit("call", seat, f"{team} run with the {action}"
                                             f"{' from the interception' if intercept else ''}.", call=action, die=v)
-                cont()
+                if intercept:
+                    self._channel_only(seat, action)
+                else:
+                    self._line(seat, action)
         elif action in (KICK, KICK_DOUBLE):
             self.secs += SECONDS["kick"]
             double = action == KICK_DOUBLE
@@ -759,7 +764,7 @@ class BokxState(GameState):
         deck.append(cid)
         card = CARDS[cid]
         self.last_card = cid
-        drawer = att if DECKS[group]["drawn_by"] == "attacker" else dfn
+        drawer = att if group in _DRAWN_BY_ATTACKER else dfn
         self.stats[drawer]["referee_cards"] += 1
         to = att if card["to"] == "attacker" else dfn
         call = card["call"]
@@ -767,8 +772,11 @@ class BokxState(GameState):
         if self.record_events:
             self.emit("card", drawer, f"Referee ({DECKS[group]['name']}): {card['text']}", card=cid, group=group,
                       call=call, to=to)
-        if call == "continue":
-            cont()
+        # The calls in the order of how often they come (penalties and free kicks are half of them).
+        if call == "penalty" or call == "free_kick":
+            self._penalty(to, call)
+        elif call == "scrum":
+            self._scrum(to, self.x, self.y)
         elif call == "play_on":
             if group == "catch" and to == dfn:
                 # "Ball was successfully caught by Defender" (4.3): a catch like a [4]-[6].
@@ -778,10 +786,8 @@ class BokxState(GameState):
                 self.stats[to]["turnovers"] += 1
             # "Pass intercepted" is an interception: the interceptor may run it down the channel (2.2.4).
             self._gain(to, intercept=bool(card.get("intercept")))
-        elif call == "penalty" or call == "free_kick":
-            self._penalty(to, call)
-        elif call == "scrum":
-            self._scrum(to, self.x, self.y)
+        elif call == "continue":
+            cont()
         elif call == "kick_off":
             self._kick_off(to, card["spot"])
         elif call == "mark":
