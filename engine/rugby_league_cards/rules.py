@@ -126,6 +126,16 @@ def wins_needed_for_goal(progress: int) -> int:
     return TRY - progress  # opp 1-space (6) -> 1, 2-space (5) -> 2, 3-space (4) -> 3
 
 
+def drop_goal_open(attacker: int, ball: int) -> bool:
+    """Whether the attack may go for a drop goal instead of a card: a tackle in the opponent's half."""
+    return ball >= 4 if attacker == HOME else ball <= TRY - 4
+
+
+# ``DROP_GOAL_OPEN[attacker][ball] == drop_goal_open(attacker, ball)``: the blind rounds look it up before every
+# round (some 150 times a match; the call cost 1.5 % of a lean match, measured with callgrind).
+DROP_GOAL_OPEN = tuple(tuple(drop_goal_open(attacker, ball) for ball in range(TRY + 1)) for attacker in (HOME, AWAY))
+
+
 def _draws_data(first: int, draws: list[tuple[int, int]]) -> list[list[str]]:
     """Tie-break draws as [home card, away card] name pairs (``first`` is the side that drew first)."""
     if first == HOME:
@@ -262,7 +272,7 @@ class RugbyLeagueCardsState(GameState):
             return [KICK_FOR_GOAL, TAP_AND_RUN]
         if phase == OVER or seat not in (0, 1) or self.pending[seat] >= 0:
             return []
-        if phase == TACKLE and seat == self.attacker and self._drop_goal_open():
+        if phase == TACKLE and seat == self.attacker and DROP_GOAL_OPEN[seat][self.ball]:
             return list(MASK_ACTIONS_AND_DROP_GOAL[self.masks[seat]])
         return list(MASK_ACTIONS[self.masks[seat]])
 
@@ -274,10 +284,6 @@ class RugbyLeagueCardsState(GameState):
             return None
         seat = self.awarded if phase == PENALTY else HOME if self.pending[HOME] < 0 else AWAY
         return seat, self.legal_actions(seat)
-
-    def _drop_goal_open(self) -> bool:
-        """Whether the attack may go for a drop goal instead of a card (a tackle in the opponent's half)."""
-        return self.ball >= 4 if self.attacker == HOME else self.ball <= TRY - 4
 
     def blind_round(self) -> bool:
         """A card choice is blind (face-down cards) unless the attack may go for a drop goal instead. Every
@@ -293,13 +299,18 @@ class RugbyLeagueCardsState(GameState):
             if phase in (PENALTY, OVER):
                 return played
             # The attack's choice is a real decision while it may go for a drop goal instead of a card.
-            decides = self.attacker if phase == TACKLE and self._drop_goal_open() else -1
+            attacker = self.attacker
+            decides = attacker if phase == TACKLE and DROP_GOAL_OPEN[attacker][self.ball] else -1
             pending = self.pending
             if pending[HOME] < 0 and pending[AWAY] < 0 and decides < 0:
                 home, away = FIRST_FACE_DOWN[self.masks[HOME]], FIRST_FACE_DOWN[self.masks[AWAY]]
                 history += ((HOME, CARD_ACTIONS[home]), (AWAY, CARD_ACTIONS[away]))
-                self.pending = [home, away]
-                self._turn_over()
+                pending[HOME], pending[AWAY] = home, away
+                # _turn_over's two cases, told apart here where the phase is at hand (its call cost 1 %).
+                if phase == TACKLE:
+                    self._resolve_tackle()
+                else:
+                    self._resolve_contest_round()
             else:
                 seat = HOME if pending[HOME] < 0 else AWAY  # to_act(): home first
                 if seat == decides:
@@ -342,14 +353,15 @@ class RugbyLeagueCardsState(GameState):
     # ---- open play --------------------------------------------------------------
     def _take_chosen(self) -> tuple[int, int]:
         """Turn over both chosen cards: the last round's cards go to the discards."""
-        home_at, away_at = self.pending
+        pending = self.pending
+        home_at, away_at = pending
         home_row, away_row = self.hands
         home_card, away_card = home_row[home_at], away_row[away_at]
         home_row[home_at] = away_row[away_at] = -1
         masks = self.masks
         masks[0] &= ~(1 << home_at)
         masks[1] &= ~(1 << away_at)
-        self.pending = [-1, -1]
+        pending[HOME] = pending[AWAY] = -1  # in place: nothing else holds the list
         if self.table:
             self.discards += self.table
         self.table = [home_card, away_card]
