@@ -282,7 +282,8 @@ class BokxState(GameState):
                 return
             # 2.2.4: the forwards skip only the line throw after an interception; the success throw stands. (What
             # follows a success is called directly, and made a function for the referee only on a 2 or 3.)
-            v = self._roll()
+            v = self.chance.roll(6)
+            self.dice.append(v)  # _roll written out, as in _distance
             if v == 1:
                 if self.record_events:
                     self.emit("turnover", 1 - seat, f"{team} call the {action} but the pass is intercepted by "
@@ -397,7 +398,8 @@ class BokxState(GameState):
 
     def _tackle(self, att: int, group: str) -> None:
         dfn = 1 - att
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v == 1 or (v == 4 and group == "forwards"):
             self.stats[dfn]["missed_tackles"] += 1
             if self.record_events:
