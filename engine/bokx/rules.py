@@ -28,8 +28,6 @@ from engine.bokx.field import (
     RED_ZONE_P,
     ROW,
     TEN_METRE_P,
-    progress,
-    row_of,
 )
 from engine.chance import SeededChance
 from engine.core import JSON, GameState, Option, Outcome, RuleSetSpec, SeatView
@@ -335,7 +333,7 @@ class BokxState(GameState):
         A goal restarts from halfway (by the side that conceded), a miss from the defenders' 22.
         """
         team = self.teams[seat]
-        blue = progress(seat, self.y) in _BLUE_P
+        blue = PROGRESS[seat][self.y] in _BLUE_P
         zone = "Blue" if blue else "Red"
         v = self._roll()
         if v >= need[0 if blue else 1]:
@@ -383,7 +381,7 @@ class BokxState(GameState):
         p = p0 + d
         if p >= 21:
             self.stats[seat]["metres"] += (21 - p0) * 5
-            self.y = row_of(seat, 21)
+            self.y = ROW[seat][21]
             if self.record_events:
                 self.emit("carry", seat, f"The {self.carrier} of {self.teams[seat]} crosses the goal line!",
                           blocks=d, x=self.x, y=self.y)
@@ -462,7 +460,7 @@ class BokxState(GameState):
         x0, y0 = self.x, self.y
         rcv = 1 - seat
         d, _ = self._distance(False, double)
-        land = progress(seat, y0) + d
+        land = PROGRESS[seat][y0] + d
         if src == "kickoff_halfway" and land <= TEN_METRE_P:
             if self.record_events:
                 self.emit("kick", seat, f"{self.teams[seat]}'s kick-off goes {d} block{'s' if d != 1 else ''}: "
@@ -498,7 +496,7 @@ class BokxState(GameState):
             if self.carrier == "wing":
                 self.carrier = WINGS[-1 if action == "left" else 1]
             if nx < 0 or nx > 15:
-                if progress(seat, self.y) == 0:
+                if PROGRESS[seat][self.y] == 0:
                     # 3.5.2: a lineout only when the ball crossed a side line "not behind a Goal Line".
                     # Run into touch-in-goal from its own in-goal, the ball is made dead by the side
                     # defending that goal line: a kick-off from behind the goal line (3.3.1.1 b).
@@ -522,7 +520,7 @@ class BokxState(GameState):
         src = ctx["src"]
         if nx < 0 or nx > 15:
             side = "left" if nx < 0 else "right"
-            land_y = row_of(seat, land)
+            land_y = ROW[seat][land]
             if src.startswith("kickoff"):
                 if self.record_events:
                     self.emit("touch", seat, f"Kick-off directly into touch: scrum to {self.teams[rcv]}.")
@@ -539,7 +537,7 @@ class BokxState(GameState):
                 if self.record_events:
                     self.emit("touch", seat, f"Found touch from the penalty: {self.teams[seat]} throw in.")
                 self._lineout(seat, land_y, side)
-            elif src == "free_kick" or progress(seat, ctx["y0"]) <= 4:
+            elif src == "free_kick" or PROGRESS[seat][ctx["y0"]] <= 4:
                 if self.record_events:
                     self.emit("touch", seat, f"Found touch: lineout, {self.teams[rcv]} throw in.")
                 self._lineout(rcv, land_y, side)
@@ -579,7 +577,7 @@ class BokxState(GameState):
             self._caught(rcv)
 
     def _caught(self, rcv: int) -> None:
-        if progress(rcv, self.y) == 0:
+        if PROGRESS[rcv][self.y] == 0:
             # Caught in its own in-goal: the catcher grounds it, and a ball "made dead by the Defender
             # inside the In-goal area" is a kick-off from behind the goal line (3.3.1.1 b).
             self.emit("dead", rcv, f"{self.teams[rcv]} ground it in-goal: goal-line kick-off.")
@@ -794,17 +792,17 @@ class BokxState(GameState):
             self._kick_off(to, card["spot"])
         elif call == "mark":
             # "Catches ball in air" (4.3): inside the catcher's own 22 a free kick, outside "Play on".
-            if progress(dfn, self.y) <= 4:
+            if PROGRESS[dfn][self.y] <= 4:
                 self._penalty(dfn, "free_kick")
             else:
                 cont()
         elif call == "block":
-            p = progress(att, self.y) - 1
-            self.y = row_of(att, p if p > 0 else 0)
+            p = PROGRESS[att][self.y] - 1
+            self.y = ROW[att][p if p > 0 else 0]
             self._gain(to)
         elif call == "picked_up":
-            p = progress(to, self.y) + 1
-            self.y = row_of(to, p if p < 21 else 21)
+            p = PROGRESS[to][self.y] + 1
+            self.y = ROW[to][p if p < 21 else 21]
             self._gain(to)
         elif call == "keep_running":
             self._missed(att, self.run_group)
@@ -871,7 +869,7 @@ class BokxState(GameState):
         return {
             "teams": list(self.teams),
             "ball": {"x": self.x, "y": self.y}, "possession": self.poss,
-            "progress": progress(self.poss, self.y),
+            "progress": PROGRESS[self.poss][self.y],
             "period": self.period, "half": min(self.period, 2),
             "clock": self._clock(),
             "last_dice": list(self.dice), "last_card": self.last_card, "referee_card": self._referee_card(),
@@ -910,7 +908,7 @@ class BokxState(GameState):
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)``: the ball's row, the side preview, the clock."""
         return {
-            "progress": progress(self.poss, self.y),
+            "progress": PROGRESS[self.poss][self.y],
             "period": self.period,
             "clock": {"seconds": self.secs, "period_seconds": self.period_len},
             "side_preview": self._side_preview() if self.phase == "side" else None,
