@@ -10,7 +10,15 @@ import pytest
 from engine import IllegalAction, ScriptedChance, new_game
 from engine.chance import ChanceError
 from engine.rugby_league_cards import card_name, parse_card, parse_cards
-from engine.rugby_league_cards.rules import RugbyLeagueCardsState, card_words
+from engine.rugby_league_cards.rules import (
+    AWAY,
+    DROP_GOAL_OPEN,
+    HOME,
+    TRY,
+    RugbyLeagueCardsState,
+    card_words,
+    drop_goal_open,
+)
 from engine.rugby_league_cards.script import Deck
 
 HOME1, HOME2, HOME3, AWAY3, AWAY2, AWAY1 = 1, 2, 3, 4, 5, 6
@@ -377,6 +385,15 @@ def test_drop_goal_only_in_the_opponents_half():
     state.apply(0, "drop-goal")
     assert state.view(0)["board"]["contest"]["wins_needed"] == 3
     assert state.to_act() == (0, 1)
+
+
+def test_the_drop_goal_table_is_the_rule_in_the_opponents_half():
+    """The blind rounds and the legal actions look ``DROP_GOAL_OPEN`` up instead of calling ``drop_goal_open``."""
+    for attacker in (HOME, AWAY):
+        for ball in range(TRY + 1):
+            assert DROP_GOAL_OPEN[attacker][ball] == drop_goal_open(attacker, ball)
+    assert [drop_goal_open(HOME, ball) for ball in range(TRY + 1)] == [False] * 4 + [True] * 4
+    assert [drop_goal_open(AWAY, ball) for ball in range(TRY + 1)] == [True] * 4 + [False] * 4
 
 
 def test_drop_goal_success_and_restart():
