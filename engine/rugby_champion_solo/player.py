@@ -12,8 +12,10 @@ import math
 import random
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import filterfalse
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.core import AWAY, HOME, JSON, GameState, SeatView, View
@@ -175,6 +177,74 @@ def _exact(worth: float) -> Fraction:
     return exact
 
 
+class PlayWorth(NamedTuple):
+    """What an attack play is worth in a situation, in whole numbers (all times one scale): the group of plays
+    whose sums over the cards are the same (my card's group and the type, as one number), that sum against each
+    card of the deck and against the whole deck, my card's _WORTH, and what makes plays alike (the same group,
+    type and _WORTH: the very same float value)."""
+
+    group: int
+    against: dict[str, int]
+    whole_deck: int
+    card_worth: int
+    like: tuple[int, str, float]
+
+
+_WHOLE: dict[Situation, dict[str, PlayWorth]] = {}
+
+
+def _whole_worths(situation: Situation) -> dict[str, PlayWorth]:
+    """Every attack action's PlayWorth in a situation (built once per situation: the few there are are kept all
+    match long)."""
+    found = _WHOLE.get(situation)
+    if found is None:
+        tables = _situation_worths(situation)
+        # The few distinct worths, each as its fraction and then as a whole number of the common scale.
+        worths = {w for rows in tables.values() for row in rows for w in row} | set(_WORTH.values())
+        exact = {w: _exact(w) for w in worths}
+        scale = math.lcm(*(f.denominator for f in exact.values()))
+        whole = {w: int(f * scale) for w, f in exact.items()}
+        against: dict[tuple[int, str], dict[str, int]] = {}
+        for ctype, rows in tables.items():
+            for mine, row in enumerate(rows):
+                against[mine, ctype] = {card_id: whole[row[group]] for card_id, group in _GROUP_OF[ctype].items()}
+        groups = {key: i for i, key in enumerate(against)}
+        found = _WHOLE[situation] = {}
+        for action, (card_id, ctype) in _PLAY_PARTS.items():
+            mine = _GROUP_OF[ctype][card_id]
+            per_card = against[mine, ctype]
+            found[action] = PlayWorth(groups[mine, ctype], per_card, sum(per_card.values()), whole[_WORTH[card_id]],
+                                      (mine, ctype, _WORTH[card_id]))
+    return found
+
+
+def _best_play(seen: list[str], situation: Situation, legal: list[str]) -> str | None:
+    """The attack play the club player picks -- the first of the best, as ``max(legal, key=values)`` -- weighed
+    in whole numbers; None when two unlike plays come out level (then the float values decide)."""
+    n_unseen = max(1, len(_DECK_IDS) - len(seen))
+    plays = _whole_worths(situation)
+    # A per-card table's entries for the seen cards, in one call (an itemgetter of a single key gives no tuple).
+    of_seen: Callable[[dict[str, int]], tuple[int, ...]] = (
+        itemgetter(*seen) if len(seen) > 1 else lambda per_card: tuple(map(per_card.__getitem__, seen)))
+    by_group: dict[int, int] = {}  # a group's sum over the unseen cards
+    best: int | None = None
+    # Plays alike have the very same float value: the first of them is picked.
+    best_like: tuple[int, str, float] | None = None
+    choice, level = None, False
+    for action in legal:
+        group, per_card, whole_deck, card_worth, like = plays[action]
+        total = by_group.get(group)
+        if total is None:
+            total = by_group[group] = whole_deck - sum(of_seen(per_card))
+        # values()'s total / n_unseen - the card's worth, times the scale and n_unseen.
+        value = total - n_unseen * card_worth
+        if best is None or value > best:
+            best, best_like, choice, level = value, like, action, False
+        elif value == best and like != best_like:
+            level = True
+    return None if level else choice
+
+
 # The cards of every attack and set-piece action, split once: "play:<card>:<type>[:<direction>]" -> (card, type)
 # and "pair:<card>:<card>" -> the two cards.
 _PLAY_PARTS = {f"play:{c}:{t}{going}": (c, t) for c in DECK.players for t in DECK.challenge_types
@@ -183,149 +253,6 @@ _PAIR_PARTS = {f"pair:{a}:{b}": (a, b) for a in DECK.players for b in DECK.playe
 # Each card's value per challenge type (the set pieces read theirs).
 _VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items()} for ctype in DECK.challenge_types}
 _SORTED_VALUES = {ctype: sorted(values.values()) for ctype, values in _VALUES.items()}
-
-
-class PlayWorth(NamedTuple):
-    """What an attack play is worth in a situation, in whole numbers (all times the situation's scale): the
-    group of plays whose sums are the same (the situation, the type and my card's group, as one number), the
-    challenge type, where its sum over the seen cards lies in that type's packed sums (see _PACKED), that sum
-    over the whole deck, my card's _WORTH, and what makes plays alike (the same group, type and _WORTH: the very
-    same float value)."""
-
-    group: int
-    ctype: str
-    shift: int
-    whole_deck: int
-    card_worth: int
-    like: tuple[int, str, float]
-
-
-# Every situation a decision can be in: (no support draw to come, Kickers set aside, who has the Advantage).
-_ALL_SITUATIONS = [(no_draw, aside, advantage) for no_draw in (False, True) for aside in range(_KICKERS + 1)
-                   for advantage in (None, "home", "away")]
-
-
-def _whole_tables(situation: Situation) -> tuple[dict[str, list[list[int]]], dict[float, int]]:
-    """A situation's _situation_worths in whole numbers of one scale, and each card worth (_WORTH) in the same."""
-    tables = _situation_worths(situation)
-    # The few distinct worths, each as its fraction and then as a whole number of the common scale.
-    worths = {w for rows in tables.values() for row in rows for w in row} | set(_WORTH.values())
-    exact = {w: _exact(w) for w in worths}
-    scale = math.lcm(*(f.denominator for f in exact.values()))
-    whole = {w: int(f * scale) for w, f in exact.items()}
-    return {ctype: [[whole[w] for w in row] for row in rows] for ctype, rows in tables.items()}, whole
-
-
-# ---- the seen cards' sums, packed -------------------------------------------------------------------------------
-# A play's sum over the seen cards depends on the situation, its type and my card's group (up to 11 per type):
-# adding up the ~17 seen cards for each group of the legal plays at every decision was 70 % of a decision. So,
-# per type, a card's worths against every (situation, group) are packed side by side in one int, a field each
-# (each worth plus an offset, so that no field is ever negative, and wide enough for the whole deck's sum): the
-# sum of those ints over the seen cards is every situation's and group's sum at once, which the club player keeps
-# from one decision to the next, adding only the cards seen since (SeenSums). The decisions of a lean match 9 %
-# cheaper, the match 5 % (3.52 M -> 3.35 M instructions, measured with callgrind).
-_WHOLE_TABLES = {situation: _whole_tables(situation) for situation in _ALL_SITUATIONS}
-_OFFSET = -min(0, *(w for tables, _whole in _WHOLE_TABLES.values() for rows in tables.values() for row in rows
-                    for w in row))
-_WIDTH = (len(_DECK_IDS) * (_OFFSET + max(w for tables, _whole in _WHOLE_TABLES.values() for rows in tables.values()
-                                          for row in rows for w in row))).bit_length()
-_MASK = (1 << _WIDTH) - 1
-# The field of (situation, my group) in a type's packed ints.
-_FIELD = {(situation, ctype, mine): (i * len(_GROUP_KEYS[ctype]) + mine) * _WIDTH
-          for i, situation in enumerate(_ALL_SITUATIONS) for ctype in DECK.challenge_types
-          for mine in range(len(_GROUP_KEYS[ctype]))}
-_GROUP_NUMBER = {key: i for i, key in enumerate(_FIELD)}
-# _PACKED[ctype][card]: the card's worths against every (situation, group) of the type, packed.
-_PACKED = {ctype: {card_id: sum((_WHOLE_TABLES[situation][0][ctype][mine][group] + _OFFSET)
-                                << _FIELD[situation, ctype, mine]
-                                for situation in _ALL_SITUATIONS for mine in range(len(_GROUP_KEYS[ctype])))
-                   for card_id, group in _GROUP_OF[ctype].items()}
-           for ctype in DECK.challenge_types}
-
-
-def _play_worths(situation: Situation) -> dict[str, PlayWorth]:
-    """Every attack action's PlayWorth in a situation."""
-    tables, whole = _WHOLE_TABLES[situation]
-    found = {}
-    for action, (card_id, ctype) in _PLAY_PARTS.items():
-        mine = _GROUP_OF[ctype][card_id]
-        row = tables[ctype][mine]
-        found[action] = PlayWorth(_GROUP_NUMBER[situation, ctype, mine], ctype, _FIELD[situation, ctype, mine],
-                                  sum(row[group] for group in _GROUP_OF[ctype].values()), whole[_WORTH[card_id]],
-                                  (mine, ctype, _WORTH[card_id]))
-    return found
-
-
-class SeenSums:
-    """The packed sums (_PACKED) over the cards the club player has seen, per type, kept from one decision to the
-    next: only the cards seen since are added. The cards seen only grow within a half; whenever the cards it is
-    given are not all those it has added up and more (a new half, another match), it starts again -- so it is
-    right whatever it is given."""
-
-    __slots__ = ("cards", "log", "sums")
-
-    def __init__(self) -> None:
-        self.cards: set[str] = set()  # the cards added up so far
-        self.log: list[str] = []  # the same, in the order they were added
-        self.sums: dict[str, tuple[int, int]] = {}  # a type -> (cards of the log added up, their packed sum)
-
-    def see(self, seen: list[str]) -> None:
-        """Take in the cards seen now (each once)."""
-        new = list(filterfalse(self.cards.__contains__, seen))
-        if len(seen) - len(new) != len(self.cards):  # some card added up is not seen now: start again
-            self.cards, self.log, self.sums = set(), [], {}
-            new = list(seen)
-        if new:
-            self.cards.update(new)
-            self.log += new
-
-    def total(self, ctype: str) -> int:
-        """The sum of _PACKED[ctype] over the cards seen."""
-        log = self.log
-        found = self.sums.get(ctype)
-        if found is None:
-            total = sum(map(_PACKED[ctype].__getitem__, log))
-        else:
-            added, total = found
-            if added == len(log):
-                return total
-            total += sum(map(_PACKED[ctype].__getitem__, log[added:]))
-        self.sums[ctype] = len(log), total
-        return total
-
-
-_WHOLE = {situation: _play_worths(situation) for situation in _ALL_SITUATIONS}
-
-
-def _best_play(seen: list[str], situation: Situation, legal: list[str], sums: SeenSums) -> str | None:
-    """The attack play the club player picks -- the first of the best, as ``max(legal, key=values)`` -- weighed
-    in whole numbers; None when two unlike plays come out level (then the float values decide). ``sums`` keeps
-    the seen cards' sums from one decision to the next."""
-    n_unseen = max(1, len(_DECK_IDS) - len(seen))
-    plays = _WHOLE[situation]
-    sums.see(seen)
-    by_type: dict[str, int] = {}  # a type's packed sums over the seen cards
-    offsets = _OFFSET * len(seen)  # what the packing added to each field
-    by_group: dict[int, int] = {}  # a group's sum over the unseen cards
-    best: int | None = None
-    # Plays alike have the very same float value: the first of them is picked.
-    best_like: tuple[int, str, float] | None = None
-    choice, level = None, False
-    for action in legal:
-        group, ctype, shift, whole_deck, card_worth, like = plays[action]
-        total = by_group.get(group)
-        if total is None:
-            packed = by_type.get(ctype)
-            if packed is None:
-                packed = by_type[ctype] = sums.total(ctype)
-            total = by_group[group] = whole_deck - ((packed >> shift) & _MASK) + offsets
-        # values()'s total / n_unseen - the card's worth, times the scale and n_unseen.
-        value = total - n_unseen * card_worth
-        if best is None or value > best:
-            best, best_like, choice, level = value, like, action, False
-        elif value == best and like != best_like:
-            level = True
-    return None if level else choice
 
 
 class _ViewFacts:
@@ -361,9 +288,6 @@ class RugbyChampionClubPlayer(Player):
     blind_first = True  # without a view (a single legal action) it plays the first
     uses_rng = False  # its choices are the values' best: it never draws
 
-    def __init__(self) -> None:
-        self.seen_sums = SeenSums()  # kept from one decision to the next
-
     def needs_view_for(self, legal: list[str]) -> bool:
         return len(legal) > 1  # a single legal action is no choice: no view to build
 
@@ -379,7 +303,7 @@ class RugbyChampionClubPlayer(Player):
             return legal[0]
         facts: Seen = seen  # type: ignore[assignment]  # a ChampionSeatView (or _ViewFacts, from choose)
         if facts.phase == "attack":
-            play = _best_play(facts.seen, _situation(facts), legal, self.seen_sums)
+            play = _best_play(facts.seen, _situation(facts), legal)
             if play is not None:
                 return play
         scores = self._scores(facts, legal)
