@@ -37,6 +37,9 @@ HELD = ["tests/test_smoke.py", "tests/scripts/held_until_interrupted.py"]
 
 pytestmark = [
     pytest.mark.integration,
+    # One test worker (pytest -n) runs them all: the module's fixture ``runs`` starts every run the session
+    # selected, which each worker that ran one of these tests would otherwise start again.
+    pytest.mark.xdist_group("cleanup-runs"),
     pytest.mark.skipif(not (shutil.which("initdb") or list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))),
                        reason="needs PostgreSQL's server (scripts/test uses it)"),
     pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (scripts/test installs it)"),
