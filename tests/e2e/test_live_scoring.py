@@ -129,7 +129,10 @@ def test_a_scorer_scores_a_union_match_on_a_phone_and_the_public_page_follows(br
     assert elapsed <= 2.0, f"the queued events took {elapsed:.2f} s to reach the public page"
     scorer.get_by_test_id("status").filter(has_text="Online").wait_for()
     assert "waiting" not in scorer.get_by_test_id("status").inner_text()
-    second.wait_for_function("() => document.querySelector('[data-testid=home-points]').textContent === '14'")
+    # The second scorer has the drop goal (away 11) before undoing it: an undo names the event its page shows last,
+    # and the server refuses one that is not the latest (tapped a moment early, it named the conversion).
+    second.wait_for_function("() => document.querySelector('[data-testid=home-points]').textContent === '14' && "
+                             "document.querySelector('[data-testid=away-points]').textContent === '11'")
 
     # Undo the last event (the drop goal) from the second scorer.
     second.get_by_test_id("undo").tap()
