@@ -66,6 +66,12 @@ PHASE_NAMES = ("tackle", "penalty", "contest", "over")
 
 CARD_ACTIONS = tuple(format_action("card", i) for i in range(1, 7))
 CARD_POSITION = {action: i for i, action in enumerate(CARD_ACTIONS)}
+# The history's entry of each seat's choice of each position, ``(seat, "card:N")``, built once: the blind rounds record
+# these (an entry is an immutable pair), so a blind choice neither builds a pair nor leaves one to free with the match
+# (with the seat view's progress read without the _progress hop, 1 % of a lean match's instructions, 4.28 -> 4.23 M
+# with callgrind).
+CARD_CHOICES = tuple(tuple((seat, action) for action in CARD_ACTIONS) for seat in (HOME, AWAY))
+HOME_CARD_CHOICES, AWAY_CARD_CHOICES = CARD_CHOICES
 # The card actions open for each bitmask of face-down positions (bit i: position i + 1 still there).
 MASK_ACTIONS = tuple(tuple(CARD_ACTIONS[i] for i in range(6) if mask >> i & 1) for mask in range(64))
 # The first face-down position of each bitmask (its lowest bit set; -1 for none), as legal_actions lists it first.
@@ -240,11 +246,14 @@ class RugbyLeagueCardsState(GameState):
         # discards become a new pile whenever it runs out.
         full = (1 << size) - 1
         self.masks = [full, full]
-        cards: list[int] = []
         count = size + size
+        pile = self.pile
+        cards = pile[:count]
+        del pile[:count]
+        # Only when the pile runs out (one deal in four or five): the rest off the new pile (the loop, for every deal,
+        # cost 1.2 % of a lean match's instructions, 4.33 -> 4.28 M with callgrind).
         while len(cards) < count:
-            if not self.pile:
-                self._reshuffle()
+            self._reshuffle()
             pile = self.pile
             missing = count - len(cards)
             cards += pile[:missing]
@@ -306,7 +315,7 @@ class RugbyLeagueCardsState(GameState):
             pending = self.pending
             if pending[HOME] < 0 and pending[AWAY] < 0 and decides < 0:
                 home, away = FIRST_FACE_DOWN[self.masks[HOME]], FIRST_FACE_DOWN[self.masks[AWAY]]
-                history += ((HOME, CARD_ACTIONS[home]), (AWAY, CARD_ACTIONS[away]))
+                history += (HOME_CARD_CHOICES[home], AWAY_CARD_CHOICES[away])
                 pending[HOME], pending[AWAY] = home, away
                 self._turn_over()
             else:
@@ -314,7 +323,7 @@ class RugbyLeagueCardsState(GameState):
                 if seat == decides:
                     return played
                 position = FIRST_FACE_DOWN[self.masks[seat]]
-                history.append((seat, CARD_ACTIONS[position]))
+                history.append(CARD_CHOICES[seat][position])
                 self._choose_card(seat, position)
             played = True
 
@@ -870,7 +879,8 @@ class CardsSeatView(SeatView):
 
     @property
     def progress(self) -> int:
-        return self._state._progress()
+        state = self._state
+        return state.ball if state.attacker == HOME else TRY - state.ball  # _progress(), without the hop
 
     @property
     def tackles_lost(self) -> int:

@@ -10,7 +10,13 @@ import pytest
 from engine import new_game
 from engine.__main__ import main
 from engine.players import RandomPlayer, make_player, play_match
-from engine.rugby_league_cards.player import RugbyLeagueClubPlayer, drop_goal, penalty_values, play_on
+from engine.rugby_league_cards.player import (
+    MARGIN_CAP,
+    RugbyLeagueClubPlayer,
+    drop_goal,
+    penalty_values,
+    play_on,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,6 +78,35 @@ def test_aware_player_copes_with_long_matches():
     player = RugbyLeagueClubPlayer()
     view = _view(sets_per_half=60, progress=5, tackles_lost=1)
     assert player.choose(view, ["card:1", "drop-goal"], None) in {"card:1", "drop-goal"}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_club_player_decides_by_the_table_at_any_margin_and_time(seat):
+    # The player hands the sets left and the margin as the match stands to its cached decisions, which floor and
+    # clip them: the choice is still the table's best option, for margins beyond the table's cap and either seat.
+    player = RugbyLeagueClubPlayer()
+    for sets_played in (0, 12, 19):
+        sets_left = max(1, 20 - sets_played)
+        for margin in (-45, -MARGIN_CAP - 1, -MARGIN_CAP, -7, -1, 0, 2, MARGIN_CAP, MARGIN_CAP + 1, 45):
+            clipped = max(-MARGIN_CAP, min(MARGIN_CAP, margin))
+            ours, theirs = (10 + margin, 10) if margin >= 0 else (10, 10 - margin)
+            points = (ours, theirs) if seat == 0 else (theirs, ours)
+            for progress in (1, 3, 4, 5, 6):
+                view = _view(sets_played=sets_played, progress=progress)
+                view["seat"] = seat
+                view["score"]["home"]["points"], view["score"]["away"]["points"] = points
+                kick = "kick-for-touch" if progress <= 3 else "kick-for-goal"
+                values = penalty_values(sets_left, clipped, progress, False)
+                best = kick if values[kick] >= values["tap-and-run"] else "tap-and-run"
+                assert player.choose(view, [kick, "tap-and-run"], None) == best
+                if progress < 4:
+                    continue
+                for lost in (0, 1):
+                    view["board"]["tackles_lost"] = lost
+                    drop = drop_goal(sets_left, clipped, progress, False) > \
+                        play_on(sets_left, clipped, progress, lost, False) + 1e-9
+                    assert player.choose(view, ["card:1", "card:2", "drop-goal"], None) == \
+                        ("drop-goal" if drop else "card:1")
 
 
 def run_cli(*args: str) -> str:
