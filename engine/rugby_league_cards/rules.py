@@ -76,6 +76,8 @@ HOME_CARD_CHOICES, AWAY_CARD_CHOICES = CARD_CHOICES
 MASK_ACTIONS = tuple(tuple(CARD_ACTIONS[i] for i in range(6) if mask >> i & 1) for mask in range(64))
 # The first face-down position of each bitmask (its lowest bit set; -1 for none), as legal_actions lists it first.
 FIRST_FACE_DOWN = tuple((mask & -mask).bit_length() - 1 for mask in range(64))
+# Every face-down position of each bitmask, in order.
+FACE_DOWN = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
 DROP_GOAL = "drop-goal"
 KICK_FOR_TOUCH = "kick-for-touch"
 KICK_FOR_GOAL = "kick-for-goal"
@@ -233,12 +235,16 @@ class RugbyLeagueCardsState(GameState):
     def _deal(self, size: int) -> None:
         """Collect the rows and the table into the discards and deal two fresh rows of ``size``."""
         discards = self.discards
-        # Plain loops: a comprehension is a function call, and a deal comes every six cards or so (the two
-        # comprehensions cost 2.5 % of a lean match, measured with callgrind).
-        for row in self.hands:
-            for card in row:
-                if card >= 0:
-                    discards.append(card)
+        # The rows' face-down cards, in order, found from the masks: plain loops (a comprehension is a function call,
+        # and a deal comes every six cards or so: the two comprehensions cost 2.5 % of a lean match, measured with
+        # callgrind), over the face-down positions only (testing every card of the rows: 0.6 % of a lean match's
+        # instructions, 4.23 -> 4.21 M with callgrind).
+        home_row, away_row = self.hands
+        home_mask, away_mask = self.masks
+        for position in FACE_DOWN[home_mask]:
+            discards.append(home_row[position])
+        for position in FACE_DOWN[away_mask]:
+            discards.append(away_row[position])
         discards += self.table
         self.table = []
         self.pending = [-1, -1]
