@@ -2,16 +2,15 @@
 
     .venv/bin/python bench/engine.py [--batch N] [--rounds R] [--winrate N] [--ruleset ID ...]
 
-For every rule set it plays whole matches between **club** players (the level tournament simulations and the
-odds use, through ``play_match``'s lean path, as they do: no legality checks, no events kept) -- and, for
-comparison in the same run, between the pre-issue-20 "aware" players (frozen in ``bench/aware_v1``) and between
-random players. Each is set against a **floor**: a plain loop that makes the very same chance draws as those
-matches (the same rolls, picks and shuffles, recorded in an untimed run) from the same seeded source and nothing
-else -- the speed no engine can beat. Each round times the matches and then their floor back to back (CPU time
-of this process), so both see the same load; the figure is the **median over the rounds of floor time / match
-time** ("x floor": 1.0 would be as fast as drawing the chance alone), beside the median matches/s. Targets
-(issue 17 item 5): club at >= 0.2 of its floor for bokx, rugby-league-cards and rugby-champion-solo, and Seasons
-at >= 500 matches/s.
+For every rule set it plays whole matches between **club** players (the level tournament simulations and the odds
+use, through ``play_match``'s lean path, as they do: no legality checks, no events kept) -- and, for comparison in
+the same run, between the pre-issue-20 "aware" players (frozen in ``bench/aware_v1``) and between random players.
+Each is set against a **floor**: a plain loop that makes the very same chance draws as those matches (the same
+rolls, picks and shuffles, recorded in an untimed run) from the same seeded source and nothing else -- the speed no
+engine can beat. Each round times the matches and their floor alternately, ten seeds at a time (CPU time of this
+process), so both see the same load; the figure is the **median over the rounds of floor time / match time** ("x
+floor": 1.0 would be as fast as drawing the chance alone), beside the median matches/s. Targets (issue 17 item 5):
+club at >= 0.2 of its floor for bokx, rugby-league-cards and rugby-champion-solo, and Seasons at >= 500 matches/s.
 
 ``--winrate N`` plays N seeded matches (seeds 0..N-1, seats swapped every match) of the club player
 against the frozen aware player (two-player rule sets: the club side's wins, draws and losses; Rugby
@@ -27,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
@@ -79,23 +79,31 @@ def record_draws(ruleset: str, seeds: int, make: PlayerFactory) -> list[tuple[in
     return recorded
 
 
-def run_batch(ruleset: str, games: int, make: PlayerFactory) -> tuple[float, int, int]:
-    """CPU seconds to play the matches with seeds 0..games-1; also total actions and chance draws."""
+def run_batch(ruleset: str, seeds: range, make: PlayerFactory) -> tuple[float, int, int]:
+    """CPU seconds to play the matches with these seeds; also their total actions and chance draws."""
     actions = draws = 0
     clock = time.process_time
     start = clock()
-    for seed in range(games):
+    for seed in seeds:
         state = play_match(new_game(ruleset, seed=seed), seats_of(ruleset, make), events=False)
         actions += len(state.history)
         draws += state.chance.draws
     return clock() - start, actions, draws
 
 
-def run_floor(recorded: list[tuple[int, list[tuple[str, int]]]]) -> float:
-    """CPU seconds to make the same chance calls per match from the same seeded source, and nothing else."""
+FloorPlan = list[tuple[int, list[tuple[str, Any]]]]
+
+
+def floor_plans(recorded: list[tuple[int, list[tuple[str, int]]]]) -> FloorPlan:
+    """Each recorded match's chance calls with their arguments made ready (untimed): a roll's sides, or the list
+    a pick or shuffle is made on."""
     pools = {size: list(range(size)) for _seed, calls in recorded for kind, size in calls if kind != "roll"}
-    plans = [(seed, [(kind, size if kind == "roll" else pools[size]) for kind, size in calls])
-             for seed, calls in recorded]
+    return [(seed, [(kind, size if kind == "roll" else pools[size]) for kind, size in calls])
+            for seed, calls in recorded]
+
+
+def run_floor(plans: FloorPlan) -> float:
+    """CPU seconds to make the same chance calls per match from the same seeded source, and nothing else."""
     clock = time.process_time
     start = clock()
     for seed, plan in plans:
@@ -111,17 +119,31 @@ def run_floor(recorded: list[tuple[int, list[tuple[str, int]]]]) -> float:
     return clock() - start
 
 
+# Matches and their floor alternate by slices of this many seeds within a round. Timed as two blocks, the floor's
+# short block (a fifth of the matches' time) met whatever the shared machine was doing at that moment: the ratio
+# of identical code moved by +-10 % between runs (0.171 v 0.197, perf17n). Alternating slices spread both over
+# the same stretch of the machine's load.
+SLICE = 10
+
+
 def measure(ruleset: str, games: int, rounds: int, make: PlayerFactory) -> dict:
-    """Paired rounds of (matches, floor): medians of matches/s and of floor time / match time."""
-    recorded = record_draws(ruleset, games, make)
+    """Paired rounds of (matches, floor), alternating by slices of seeds: medians of matches/s and of floor time /
+    match time."""
+    plans = floor_plans(record_draws(ruleset, games, make))
     ratios, rates = [], []
     actions = draws = 0
     for _ in range(rounds):
-        seconds, actions, draws = run_batch(ruleset, games, make)
-        floor = run_floor(recorded)
+        seconds = floor = 0.0
+        actions = draws = 0
+        for first in range(0, games, SLICE):
+            took, slice_actions, slice_draws = run_batch(ruleset, range(first, min(first + SLICE, games)), make)
+            floor += run_floor(plans[first:first + SLICE])
+            seconds += took
+            actions += slice_actions
+            draws += slice_draws
         ratios.append(floor / seconds)
         rates.append(games / seconds)
-    if draws != sum(len(calls) for _seed, calls in recorded):
+    if draws != sum(len(calls) for _seed, calls in plans):
         print(f"warning: {ruleset} made different chance draws when recorded (not deterministic?)")
     return {"actions": actions / games, "draws": draws / games, "rate": statistics.median(rates),
             "ratio": statistics.median(ratios), "spread": (min(ratios), max(ratios))}
