@@ -59,6 +59,11 @@ _PLAYS_ON = {t: {c: plays[t] for c, plays in _PLAYS.items()} for t in DECK.chall
 _PAIRS = {a: {b: "pair:" + ":".join(sorted((a, b))) for b in DECK.players if b != a} for a in DECK.players}
 _PLAYS_GOING = {c: {t: {name: f"play:{c}:{t}:{name}" for name in ("left", "right")} for t in DECK.challenge_types}
                 for c in DECK.players}
+# The parts of every attack action, split once (most actions are challenges): action -> (card, type, direction).
+_CHALLENGES: dict[str, tuple[str, str, str | None]] = {
+    **{action: (c, t, None) for c, plays in _PLAYS.items() for t, action in plays.items()},
+    **{action: (c, t, name) for c, by_type in _PLAYS_GOING.items() for t, going in by_type.items()
+       for name, action in going.items()}}
 
 
 def card(card_id: str) -> PlayerCard:
@@ -224,30 +229,38 @@ class RugbyChampionSoloState(GameState):
         return () if self.over else _PERSON
 
     def legal_actions(self, seat: int) -> list[str]:
-        if self.over or seat != HOME:
-            return []
-        if self.phase == "attack":
+        turn = self.decision()
+        return turn[1] if turn is not None and turn[0] == seat else []
+
+    def decision(self) -> tuple[int, list[str]] | None:
+        """The person's legal actions while the game runs: the play loop's every move, and the one copy of what may
+        be done when (``legal_actions`` asks it too; one call a move instead of to_act's and legal_actions')."""
+        if self.over:
+            return None
+        phase = self.phase
+        if phase == "attack":
             if self.slot is None:  # choose the direction after winning on the advanced card
-                return sorted(_PLAYS_GOING[c][t][name] for c in self.hand for d, name in DIRECTION_NAMES.items()
-                              for t in allowed_types(ADVANCED + d))
+                return HOME, sorted(_PLAYS_GOING[c][t][name] for c in self.hand
+                                    for d, name in DIRECTION_NAMES.items() for t in allowed_types(ADVANCED + d))
             forced = self.forced_type
             if forced:
-                return sorted(map(_PLAYS_ON[forced].__getitem__, self.hand))
+                return HOME, sorted(map(_PLAYS_ON[forced].__getitem__, self.hand))
             types = allowed_types(self.slot)
-            return sorted([_PLAYS[c][t] for c in self.hand for t in types])
-        if self.phase in ("lineout", "scrum"):
-            return sorted({_PAIRS[a][b] for i, a in enumerate(self.hand) for b in self.hand[i + 1:]})
-        if self.phase == "conversion":
-            return sorted([f"convert:{c}" for c in self.hand if card(c).goal] + [NO_CONVERT])
-        return []
+            return HOME, sorted([_PLAYS[c][t] for c in self.hand for t in types])
+        if phase == "conversion":
+            return HOME, sorted([f"convert:{c}" for c in self.hand if card(c).goal] + [NO_CONVERT])
+        # a lineout or scrum
+        return HOME, sorted({_PAIRS[a][b] for i, a in enumerate(self.hand) for b in self.hand[i + 1:]})
 
     def _apply(self, seat: int, action: str) -> None:
-        parts = action.split(":")
-        verb = parts[0]
+        challenge = _CHALLENGES.get(action)
         try:  # as _guard: a step that needs a card from an empty draw pile ends the half there
-            if verb == "play":
-                self._challenge(parts[1], parts[2], parts[3] if len(parts) > 3 else None)
-            elif verb == "pair":
+            if challenge is not None:
+                self._challenge(*challenge)
+                return
+            parts = action.split(":")
+            verb = parts[0]
+            if verb == "pair":
                 self._contest(parts[1], parts[2])
             elif verb == "convert":
                 self.hand.remove(parts[1])
