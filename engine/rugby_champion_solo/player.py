@@ -222,7 +222,7 @@ def _best_play(seen: list[str], situation: Situation, legal: list[str]) -> str |
     """The attack play the club player picks -- the first of the best, as ``max(legal, key=values)`` -- weighed
     in whole numbers; None when two unlike plays come out level (then the float values decide)."""
     n_unseen = max(1, len(_DECK_IDS) - len(seen))
-    plays = _whole_worths(situation)
+    plays = _WHOLE.get(situation) or _whole_worths(situation)  # the table, without a call once it is built
     # A per-card table's entries for the seen cards, in one call (an itemgetter of a single key gives no tuple).
     of_seen: Callable[[dict[str, int]], tuple[int, ...]] = (
         itemgetter(*seen) if len(seen) > 1 else lambda per_card: tuple(map(per_card.__getitem__, seen)))
