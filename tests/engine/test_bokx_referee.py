@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.bokx import rules as bokx_rules
 from engine.bokx.cards import CARDS, DECKS, GROUPS, load_decks
 from engine.bokx.rules import BokxState
 from engine.chance import ScriptedChance
@@ -111,6 +112,8 @@ def test_kick_off_from_halfway_call(monkeypatch):
     monkeypatch.setitem(CARDS, "test-halfway", {"id": "test-halfway", "call": "kick_off", "spot": "halfway",
                                                 "to": "defender", "good": True, "text": "Restart.",
                                                 "group": "scrum"})
+    # The rules read what a card makes happen from their table of the decks' cards, built at import.
+    monkeypatch.setitem(bokx_rules._PLAY_OF_CARD, "test-halfway", ("kick_off", False, False, "halfway"))
     g = game([2, 2, 5], ball=(7, 10), phase="penalty")
     g.decks["scrum"] = ["test-halfway", *g.decks["scrum"]]
     g.apply(0, "scrum")  # card: away kick off from halfway, 2 blocks (not 10 m): home scrum, won
