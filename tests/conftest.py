@@ -29,6 +29,50 @@ def pytest_configure(config):
         signal.signal(signal.SIGTERM, _stop)
 
 
+# The tests that take longest (tens of seconds each on two cores: browsers, real servers and workers, property tests),
+# started first, longest first. In a parallel run (scripts/test) the workers take the tests in the order of the
+# collection, so a long test collected late would otherwise run alone at the end while the other workers wait.
+LONG_FIRST = (
+    "tests/e2e/test_csp.py", "tests/e2e/test_play_issue19.py", "tests/league/test_result_path.py",
+    "tests/e2e/test_event_journey.py", "tests/scripts/test_serve.py", "tests/e2e/test_event_registration.py",
+    "tests/league/test_web_bad_input.py", "tests/test_cache_mirror_live.py", "tests/e2e/", "tests/test_degrade.py",
+    "tests/matches/test_simulation.py", "tests/matches/test_concurrent_moves.py",
+    "tests/league/test_bracket_property.py", "tests/league/test_events.py", "tests/league/test_schedule.py",
+    "tests/engine/test_levels.py", "tests/test_types.py",
+)
+
+
+def _database_use(item) -> str:
+    """"transaction", "db" or "" (none), as pytest-django sorts the tests (its pytest_collection_modifyitems)."""
+    from django.test import TestCase, TransactionTestCase
+
+    if getattr(item, "cls", None) and issubclass(item.cls, TransactionTestCase):
+        return "db" if issubclass(item.cls, TestCase) else "transaction"
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    if (marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+            or "transactional_db" in fixtures or "live_server" in fixtures):
+        return "transaction"
+    return "db" if marker or "db" in fixtures else ""
+
+
+def pytest_collection_modifyitems(config, items):
+    """The long tests of ``LONG_FIRST`` first, in its order, within pytest-django's order: the tests in a rolled-back
+    transaction before the transactional ones, whose flush empties the tables of the migrations' rows (the nations)
+    that the others read -- and since the workers take the tests in this order, no worker runs one of those after a
+    flush. The long tests that use no test database start before all; the short ones end the run, filling the
+    workers' last minutes."""
+
+    def rank(item) -> int:
+        return next((i for i, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)), len(LONG_FIRST))
+
+    def key(item) -> tuple[int, int]:
+        use, long = _database_use(item), rank(item)
+        return ({"db": 1, "transaction": 2}.get(use, 0 if long < len(LONG_FIRST) else 3), long)
+
+    items.sort(key=key)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """In CI every service is installed by scripts/test, so a skip (no Chromium, no Redis, SQLite) is a failure.
