@@ -38,6 +38,17 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _close_pages(request):
+    """The pages a test opened are closed when it ends: the module's Chromium lives on for the next test, and a
+    live page left open would go on polling (the match and big-screen pages do) a server that has stopped."""
+    yield
+    browser = request.node.funcargs.get("browser")  # none if the test did not get that far
+    if browser is not None:
+        for context in browser.contexts:
+            context.close()
+
+
 @pytest.fixture
 def debug_off(settings):
     """As production serves: DEBUG off (the site's own error pages, no debug toolbar of any kind)."""

@@ -170,8 +170,9 @@ def test_every_page_passes_the_content_security_policy(browser, live_server, org
     # The docs really rendered under the policy (an empty page would have no violation either).
     docs = contexts["visitor"].new_page()
     docs.goto(f"{live_server.url}/api/docs/")
-    docs.wait_for_selector(".swagger-ui .info", timeout=15000)
+    # Generous waits (they end as soon as the docs show): Redoc took over 15 s to render on two busy cores.
+    docs.wait_for_selector(".swagger-ui .info", timeout=60_000)
     docs.goto(f"{live_server.url}/api/redoc/")
-    docs.wait_for_selector("#redoc-container h1", timeout=15000)
+    docs.wait_for_selector("#redoc-container h1", timeout=60_000)
     for context in contexts.values():
         context.close()

@@ -3,7 +3,7 @@ card game through the page in Debian's Chromium while a third browser watches; t
 
 Playwright's sync API runs an event loop in the test's thread, which makes Django's async-safety check
 refuse ORM calls made from the test itself; the live server runs in its own thread and is unaffected.
-``DJANGO_ALLOW_ASYNC_UNSAFE`` is set for these tests only (monkeypatch), as Playwright's and Django's
+``DJANGO_ALLOW_ASYNC_UNSAFE`` is set for the browser tests (tests/e2e/conftest.py), as Playwright's and Django's
 maintainers advise: no ORM call here ever runs concurrently with the loop.
 """
 
@@ -25,22 +25,7 @@ from tests.matches.conftest import make_fixture
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("Debian's Chromium is not installed")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _new_page(browser):

@@ -1,6 +1,6 @@
 """Issue 19 in a real browser (Playwright + Debian's Chromium).
 
-* Two players click their blind choices at the same instant in 30 fresh matches, on a real gunicorn site with
+* Two players click their blind choices at the same instant in 15 fresh matches, on a real gunicorn site with
   DEBUG off, on SQLite (the demo's default) and on PostgreSQL: no error, every choice applied.
 * A move that met another and was answered 409 "send it again" is sent again by the page itself.
 * A player resigns; a move clock hands a late seat to the computer and the opponent is told; a replay autoplays
@@ -29,23 +29,11 @@ from tests.matches.conftest import make_fixture
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
-SIMULTANEOUS_MATCHES = 30
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("Debian's Chromium is not installed")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+# Before issue 19, 12 of 15 fresh matches lost a click at once (tests/matches/test_concurrent_moves.py, which keeps
+# proving the server's side at a barrier of 90 requests); here the pages' own clicks, in 15 matches: a page that
+# still lost one in even a tenth of them would fail this test four times in five.
+SIMULTANEOUS_MATCHES = 15
 
 
 def _page(browser, **kwargs):

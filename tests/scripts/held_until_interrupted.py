@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e import test_online_play
+from tests.e2e import conftest as browser_tests
 from tests.matches.test_tasks_integration import Workers
 
-browser = test_online_play.browser  # the browser tests' fixture, with its teardown
+browser = browser_tests.browser  # the browser tests' fixture, with its teardown
 
 
 def test_hold_a_worker_and_a_browser_until_interrupted(browser, tmp_path):
