@@ -13,11 +13,12 @@ from datetime import date
 
 import pytest
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,14 +45,47 @@ def _clear_cache():
     cache.clear()
 
 
-@pytest.fixture
-def stranger(django_user_model):
-    return django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+MD5_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"  # as tests/conftest.py's, for the module's users
+
+
+@pytest.fixture(scope="module")
+def _world_rows(django_db_setup, django_db_blocker):
+    """The world made once for the module (it cost each of the ~185 tests over a second, most of the module's time)
+    in a transaction rolled back at the end: each test runs in a savepoint of it, rolled back, so every test still
+    starts from this world as made. Yields (model, primary key) of each of its rows."""
+    with (django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[MD5_HASHER], ODDS_AFTER_RESULT=False),
+          transaction.atomic()):
+        users = get_user_model().objects
+        organiser = users.create_user(username="organiser", password="pw-organiser-1")
+        stranger = users.create_user(username="stranger", password="pw-stranger-1")
+        made = {"organiser": organiser, "stranger": stranger, **_world(organiser, stranger)}
+        yield {name: (type(row), row.pk) for name, row in made.items()}
+        transaction.set_rollback(True)
+
+
+def _row(rows: dict, name: str):
+    """A fresh copy of the world's row ``name``: what a test changes on its copy never reaches the next test."""
+    model, pk = rows[name]
+    return model.objects.get(pk=pk)
 
 
 @pytest.fixture
-def world(organiser, stranger):
+def organiser(_world_rows):
+    return _row(_world_rows, "organiser")
+
+
+@pytest.fixture
+def stranger(_world_rows):
+    return _row(_world_rows, "stranger")
+
+
+@pytest.fixture
+def world(_world_rows):
     """The organiser's pool tournament (with a result), knockout, draft and a friendly match; a stranger's cup."""
+    return {name: _row(_world_rows, name) for name in _world_rows if name not in ("organiser", "stranger")}
+
+
+def _world(organiser, stranger) -> dict:
     cup = make_tournament("cup", user=organiser, teams=("FRA", "NZL", "ITA", "URU"))
     played = Fixture.objects.filter(tournament=cup).order_by("round_number", "id").first()
     services.result_correct(fixture=played, home_score=24, away_score=17, home_tries=3, away_tries=2, user=organiser)

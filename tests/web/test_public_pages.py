@@ -8,8 +8,11 @@ import io
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import override_settings
 from django.urls import reverse
 from PIL import Image
 
@@ -201,12 +204,26 @@ def count_queries(client, url) -> int:
     return len(context)
 
 
+MD5_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"  # as tests/conftest.py's, for the module's user
+
+
+@pytest.fixture(scope="module")
+def leagues(django_db_setup, django_db_blocker) -> dict[int, int]:
+    """The leagues of 6 and 60 clubs (15 fixtures and 1,770; slugs l6 and l60) that the fixed-cost tests read, made
+    once for the module -- each of those ~50 tests made its own, most of the module's time -- in a transaction
+    rolled back at the end: each test runs in a savepoint of it. Clubs -> the league's primary key."""
+    with (django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[MD5_HASHER], ODDS_AFTER_RESULT=False),
+          transaction.atomic()):
+        owner = get_user_model().objects.create_user(username="league-owner", password="pw-league-owner-1")
+        yield {teams: league(owner, f"l{teams}", teams).pk for teams in (6, 60)}
+        transaction.set_rollback(True)
+
+
 @pytest.mark.parametrize("name, query", PAGES, ids=[f"{n}{q}" for n, q in PAGES])
-def test_every_public_page_runs_a_fixed_number_of_queries(client, organiser, name, query,
+def test_every_public_page_runs_a_fixed_number_of_queries(client, leagues, name, query,
                                                           django_assert_max_num_queries, django_assert_num_queries):
     counts = []
     for teams in (6, 60):  # 15 fixtures or 1,770: the same queries
-        league(organiser, f"l{teams}", teams)
         url = reverse(name, args=[f"l{teams}"]) + query
         # Nothing rendered yet: built from the database (the live scores ask each source: matches played online
         # and matches scored on a phone, one query each at most).
@@ -218,14 +235,13 @@ def test_every_public_page_runs_a_fixed_number_of_queries(client, organiser, nam
 
 
 @pytest.mark.parametrize("teams", [6, 60])
-def test_team_page_and_live_check_run_a_fixed_number_of_queries(client, organiser, teams,
+def test_team_page_and_live_check_run_a_fixed_number_of_queries(client, leagues, teams,
                                                                 django_assert_max_num_queries,
                                                                 django_assert_num_queries):
-    league(organiser, "l", teams)
     with django_assert_max_num_queries(12):
-        get(client, reverse("league:team", args=["l", "C0001"]))
+        get(client, reverse("league:team", args=[f"l{teams}", "C0001"]))
     ids = ",".join(s.id for s in [Section("live"), Section("next"), Section("pool", ("1", "1"))])
-    url = reverse("league:tournament_live", args=["l"]) + f"?s={ids}"
+    url = reverse("league:tournament_live", args=[f"l{teams}"]) + f"?s={ids}"
     with django_assert_max_num_queries(12):
         first = get(client, url)
     with django_assert_num_queries(0):
@@ -234,9 +250,9 @@ def test_team_page_and_live_check_run_a_fixed_number_of_queries(client, organise
 
 @pytest.mark.parametrize("teams", [6, 60])
 @pytest.mark.parametrize("kind", sorted(sections.KINDS))
-def test_every_section_is_built_with_a_fixed_number_of_queries(organiser, teams, kind,
+def test_every_section_is_built_with_a_fixed_number_of_queries(leagues, teams, kind,
                                                                django_assert_max_num_queries):
-    tournament = league(organiser, "l", teams)
+    tournament = Tournament.objects.get(pk=leagues[teams])
     pool = tournament.pools.get()
     entry = tournament.entries.order_by("pk").first()
     args = {"pool": (str(pool.pk), "1"), "table": ("1",), "round": ("2", "1"), "day": ("2026-09-05", "1"),
