@@ -30,9 +30,6 @@ REDIS_DB = 9
 
 pytestmark = [
     pytest.mark.integration,
-    # One test worker (pytest -n) runs both: they share Redis database REDIS_DB, whose queue any of their Celery
-    # workers would take tasks from, and each test's setup empties it.
-    pytest.mark.xdist_group("redis-database-9"),
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs a real Redis: set REDIS_URL "
                        "(bash scripts/test starts one)"),
     pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
@@ -47,13 +44,22 @@ def _admin(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
+def _redis_url() -> str:
+    """A Redis database that no other test uses meanwhile, whose queue the Celery workers started here take tasks
+    from: in a parallel run, the test worker's own (config.settings gives each pytest-xdist worker one: the two tests
+    may run at once on two workers, and an xdist_group cannot keep them on one, since pytest-xdist 3.8 marks its
+    groups in item._nodeid, which pytest 9 no longer reads); else database REDIS_DB."""
+    url = os.environ["REDIS_URL"]
+    return url if os.environ.get("PYTEST_XDIST_WORKER") else url.rsplit("/", 1)[0] + f"/{REDIS_DB}"
+
+
 @pytest.fixture(scope="module")
 def env():
     """The subprocesses' environment: a fresh migrated database, our Redis database, quick odds."""
     base = os.environ["DATABASE_URL"]
     name = f"rugby_it_{uuid.uuid4().hex[:10]}"
     _admin(base, f'CREATE DATABASE "{name}"')
-    redis_url = os.environ["REDIS_URL"].rsplit("/", 1)[0] + f"/{REDIS_DB}"
+    redis_url = _redis_url()
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()
