@@ -34,6 +34,7 @@ def pytest_configure(config):
 # collection, so a long test collected late would otherwise run alone at the end while the other workers wait.
 LONG_FIRST = (
     "tests/e2e/test_csp.py", "tests/e2e/test_play_issue19.py", "tests/league/test_result_path.py",
+    "tests/matches/test_tasks_integration.py", "tests/scripts/test_cleanup.py",
     "tests/e2e/test_event_journey.py", "tests/scripts/test_serve.py", "tests/e2e/test_event_registration.py",
     "tests/league/test_web_bad_input.py", "tests/test_cache_mirror_live.py", "tests/e2e/", "tests/test_degrade.py",
     "tests/matches/test_simulation.py", "tests/matches/test_concurrent_moves.py",

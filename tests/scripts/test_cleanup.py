@@ -37,9 +37,6 @@ HELD = ["tests/test_smoke.py", "tests/scripts/held_until_interrupted.py"]
 
 pytestmark = [
     pytest.mark.integration,
-    # One test worker (pytest -n) runs them all: the module's fixture ``runs`` starts every run the session
-    # selected, which each worker that ran one of these tests would otherwise start again.
-    pytest.mark.xdist_group("cleanup-runs"),
     pytest.mark.skipif(not (shutil.which("initdb") or list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))),
                        reason="needs PostgreSQL's server (scripts/test uses it)"),
     pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (scripts/test installs it)"),
@@ -211,18 +208,38 @@ def start(key: str, inner: Inner, tmp_path: Path) -> None:
     inner.start("scripts/run", VAR_DIR=str(inner.var), PORT=str(inner.port), WORKERS="1")
 
 
+class Runs(dict):
+    """The module's runs by key; one not started yet starts when a test first asks for it."""
+
+    def __init__(self, tmp_path_factory):
+        super().__init__()
+        self.tmp_path_factory = tmp_path_factory
+
+    def start(self, key: str) -> Inner:
+        tmp_path = self.tmp_path_factory.mktemp(key.replace(":", "-"))
+        self[key] = Inner(tmp_path)
+        start(key, self[key], tmp_path)
+        return self[key]
+
+    def __missing__(self, key: str) -> Inner:
+        return self.start(key)
+
+
 @pytest.fixture(scope="module")
 def runs(request, tmp_path_factory):
-    """The runs that the selected tests below check, all started at once: quicker than one after the other, and
-    it shows that runs at the same time do not clash. Each test then finishes and checks its own."""
-    keys = {item.callspec.params["run"] for item in request.session.items
-            if item.module is request.module and hasattr(item, "callspec") and "run" in item.callspec.params}
-    started = {}
+    """The runs that the selected tests below check. Run serially, they all start at once: quicker than one after
+    the other, and it shows that runs at the same time do not clash. In a parallel run (pytest -n) each worker
+    collects every test but runs only those it is given, so a run starts when a test first asks for it (the other
+    workers' runs go at the same time); starting every selected run would start each of them again on every worker
+    that takes one of these tests (pytest-xdist 3.8's xdist_group, which could keep them on one worker, has no
+    effect under pytest 9). Each test then finishes and checks its own."""
+    started = Runs(tmp_path_factory)
     try:
-        for key in sorted(keys):
-            tmp_path = tmp_path_factory.mktemp(key.replace(":", "-"))
-            started[key] = Inner(tmp_path)
-            start(key, started[key], tmp_path)
+        if not os.environ.get("PYTEST_XDIST_WORKER"):
+            keys = {item.callspec.params["run"] for item in request.session.items
+                    if item.module is request.module and hasattr(item, "callspec") and "run" in item.callspec.params}
+            for key in sorted(keys):
+                started.start(key)
         yield started
     finally:
         for inner in started.values():
