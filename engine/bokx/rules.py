@@ -83,8 +83,10 @@ _DRAWN_BY_ATTACKER = frozenset(group for group, deck in DECKS.items() if deck["d
 # What a referee card makes happen, per card id: (call, whether it goes to the attacker, whether it is an
 # interception, a kick-off's spot) -- one lookup at each card drawn instead of four into the card's dict (0.7 % of a
 # lean Bokx match's instructions, measured with callgrind).
-_PLAY_OF_CARD = {cid: (card["call"], card["to"] == "attacker", bool(card.get("intercept")), card.get("spot"))
-                 for cid, card in CARDS.items()}
+_PLAY_OF_CARD: dict[str, tuple[str, bool, bool, str]] = {
+    cid: (card["call"], card["to"] == "attacker", bool(card.get("intercept")),
+          card["spot"] if card["call"] == "kick_off" else "")
+    for cid, card in CARDS.items()}
 
 LABELS = {
     BACKS: "Run with the backline", FORWARDS: "Run with the forwards", KICK: "Kick downfield",
