@@ -10,12 +10,13 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.urls import reverse
 
 from league import live_selectors, services
 from league.models import SOONEST, Fixture, Team
 from tests.league.api_factories import make_tournament
+from tests.league.plans import plan_with_only
 
 pytestmark = pytest.mark.django_db
 
@@ -110,14 +111,10 @@ def test_the_scorer_page_runs_a_fixed_number_of_queries(organiser, organiser_cli
      "fixture_day"),
 ])
 def test_the_next_fixtures_come_from_the_indexes_of_fixtures_to_play(organiser, queryset, index):
-    """Sequential scans and sorts off, so the plan on a small table shows whether the index can serve the query at
-    all, in its order (a LIMIT then stops the walk: no sort of every fixture still to play)."""
+    """With the other indexes dropped and sequential scans and sorts off (``plan_with_only``), the plan on a small
+    table shows whether the index can serve the query at all, in its order (a LIMIT then stops the walk: no sort of
+    every fixture still to play)."""
     tournament = make_tournament("plan", user=organiser)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("SET LOCAL enable_sort = off")
-        sql, params = queryset(tournament).query.sql_with_params()
-        cursor.execute(f"EXPLAIN {sql}", params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+    plan = plan_with_only(queryset(tournament), index, sorts=False)
     assert index in plan, plan
     assert "Sort" not in plan, plan
