@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from functools import lru_cache
 
 from engine.chance import SeededChance
 from engine.core import (
@@ -28,6 +27,7 @@ from engine.core import (
     Option,
     Outcome,
     RuleSetSpec,
+    SeatView,
     format_action,
     json_number,
 )
@@ -74,20 +74,35 @@ def is_striker(card: str) -> bool:
     return card[0] in STRIKER_RANKS
 
 
+# A card as a bit for the melds: each suit's ranks in order from bit ``suit * 15``, with a bit left empty between
+# the ten and the jack and after the ace, so that a run of set bits is a meld of one kind in one suit.
+_MELD_BIT = {r + s: 1 << (15 * suit + rank + (r in STRIKER_RANKS)) for suit, s in enumerate("SHDC")
+             for rank, r in enumerate(RANKS)}
+_KIND_BITS = {kind: sum(bit for card, bit in _MELD_BIT.items() if card[0] in kind)
+              for kind in (DEFENDER_RANKS, STRIKER_RANKS)}
+_DEFENDER_BITS, _STRIKER_BITS = _KIND_BITS[DEFENDER_RANKS], _KIND_BITS[STRIKER_RANKS]
+
+
+def _longest_run(bits: int) -> int:
+    """The longest run of set bits: each pass keeps the bits that follow a set bit (a meld loses a card)."""
+    length = 0
+    while bits:
+        bits &= bits >> 1
+        length += 1
+    return length
+
+
 def longest_meld(cards: list[str], kind_ranks: str) -> int:
-    """Length of the longest same-suit run among ``cards`` whose ranks are in ``kind_ranks``.
+    """Length of the longest same-suit run among ``cards`` whose ranks are in ``kind_ranks`` (the defenders'
+    ``DEFENDER_RANKS`` or the strikers' ``STRIKER_RANKS``).
 
     Runs never cross from defenders to strikers (10-J-Q is not a meld): the book
     multiplies the surplus of one kind by a sequence of that kind.
     """
-    best = 0
-    for suit in "SHDC":
-        present = [r in kind_ranks and (r + suit) in cards for r in kind_ranks]
-        run = 0
-        for p in present:
-            run = run + 1 if p else 0
-            best = max(best, run)
-    return best
+    bits = 0
+    for card in cards:
+        bits |= _MELD_BIT[card]
+    return _longest_run(bits & _KIND_BITS[kind_ranks])
 
 
 def team_counts(team: list[str]) -> tuple[int, int]:
@@ -96,12 +111,14 @@ def team_counts(team: list[str]) -> tuple[int, int]:
     return len(team) - strikers, strikers
 
 
-@lru_cache(maxsize=65536)
-def _features(team: frozenset[str]) -> tuple[int, int, int, int]:
-    """(defenders, strikers, defender meld, striker meld) of a team; cached because players search."""
-    cards = list(team)
-    d, s = team_counts(cards)
-    return d, s, longest_meld(cards, DEFENDER_RANKS), longest_meld(cards, STRIKER_RANKS)
+def _features(team: list[str]) -> tuple[int, int, int, int]:
+    """(defenders, strikers, defender meld, striker meld) of a team."""
+    bits = 0
+    for card in team:
+        bits |= _MELD_BIT[card]
+    strikers = bits & _STRIKER_BITS
+    count = strikers.bit_count()
+    return len(team) - count, count, _longest_run(bits & _DEFENDER_BITS), _longest_run(strikers)
 
 
 def _multiplier(meld_d: int, meld_s: int) -> int:
@@ -114,10 +131,13 @@ def _multiplier(meld_d: int, meld_s: int) -> int:
 
 def season_points(team: list[str], other: list[str]) -> dict[str, int]:
     """Points ``team`` scores against ``other`` in a season, with the breakdown."""
-    d, s, meld_d, meld_s = _features(frozenset(team))
-    od, os_, _, _ = _features(frozenset(other))
-    surplus_d = max(0, d - od)
-    surplus_s = max(0, s - os_)
+    return _breakdown(_features(team), _features(other))
+
+
+def _breakdown(mine: tuple[int, int, int, int], theirs: tuple[int, int, int, int]) -> dict[str, int]:
+    d, s, meld_d, meld_s = mine
+    surplus_d = max(0, d - theirs[0])
+    surplus_s = max(0, s - theirs[1])
     base = surplus_d * 1 + surplus_s * 2
     # INTERPRETATIONS #5: "if he has a surplus, the points are multiplied" -- all his points, whichever kind
     # of surplus they come from.
@@ -139,7 +159,7 @@ def _points(mine: tuple[int, int, int, int], theirs: tuple[int, int, int, int]) 
 
 def score_season(home: list[str], away: list[str]) -> tuple[int, int]:
     """(home points, away points) of a season."""
-    h, a = _features(frozenset(home)), _features(frozenset(away))
+    h, a = _features(home), _features(away)
     return _points(h, a), _points(a, h)
 
 
@@ -215,8 +235,8 @@ class SeasonsState(GameState):
         turning it up after the season (when there is a next season) changes nothing but the commentary.
         """
         self.season += 1
-        home = season_points(self.teams[HOME], self.teams[AWAY])
-        away = season_points(self.teams[AWAY], self.teams[HOME])
+        features = _features(self.teams[HOME]), _features(self.teams[AWAY])
+        home, away = _breakdown(*features), _breakdown(features[1], features[0])
         points = [home["points"], away["points"]]
         winner = HOME if points[0] > points[1] else AWAY if points[1] > points[0] else None
         self.results.append({"season": self.season, "points": points, "winner": winner,
@@ -251,6 +271,12 @@ class SeasonsState(GameState):
     # ---- protocol ------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
         return () if self.over else (self.turn,)  # type: ignore[return-value]  # None only when over
+
+    def decision(self) -> tuple[int, list[str]] | None:
+        if self.over:
+            return None
+        seat: int = self.turn  # type: ignore[assignment]  # None only when over
+        return seat, self.legal_actions(seat)
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.over or seat != self.turn:
@@ -350,17 +376,15 @@ class SeasonsState(GameState):
         makes, as if the season were played now (both teams are public, so this reveals nothing)."""
         if seat != self.turn or self.over:
             return {}
-        other = self.teams[1 - seat]
-        now = _points(_features(frozenset(self.teams[seat])), _features(frozenset(other)))
-        then = _points(_features(frozenset(other)), _features(frozenset(self.teams[seat])))
+        mine, other = _features(self.teams[seat]), _features(self.teams[1 - seat])
+        now, then = _points(mine, other), _points(other, mine)
         previews: dict[str, JSON] = {PASS: {"season": [now, then]}}
         for action in self.legal_actions(seat):
             if action == PASS:
                 continue
             _, take, give = action.upper().split(":")
-            team = frozenset(take if c == give else c for c in self.teams[seat])
-            previews[action] = {"season": [_points(_features(team), _features(frozenset(other))),
-                                           _points(_features(frozenset(other)), _features(team))]}
+            team = _features([take if c == give else c for c in self.teams[seat]])
+            previews[action] = {"season": [_points(team, other), _points(other, team)]}
         return previews
 
     # ---- search ----------------------------------------------------------------------
@@ -386,6 +410,9 @@ class SeasonsState(GameState):
         other.stock = stock
         return other
 
+    def seat_view(self, seat: int) -> SeasonsSeatView:
+        return SeasonsSeatView(self, seat)
+
     def player_board(self, seat: int) -> JSON:
         """What the club player reads of ``board_view(seat)``: the teams, the draft and the draft's counts."""
         return {"teams": [list(self.teams[HOME]), list(self.teams[AWAY])], "draft": list(self.draft),
@@ -401,3 +428,33 @@ class SeasonsState(GameState):
             return f"Draft {card_label(parts[1])}, release {card_label(parts[2])}"
         return action
 
+
+
+class SeasonsSeatView(SeatView):
+    """What the club player reads of ``view(seat)``, computed when read: these keys of the board, with the same
+    values (all public: only the stock is hidden). The teams and the draft are the state's own lists, not
+    copies: the player only reads them."""
+
+    __slots__ = ("max_exchanges",)
+    _state: SeasonsState
+
+    def __init__(self, state: SeasonsState, seat: int):
+        super().__init__(state, seat)
+        # An option, fixed for the match: read once, not at every decision.
+        self.max_exchanges: int = state.options["max_exchanges"]
+
+    @property
+    def teams(self) -> list[list[str]]:
+        return self._state.teams
+
+    @property
+    def draft(self) -> list[str]:
+        return self._state.draft
+
+    @property
+    def passes(self) -> int:
+        return self._state.passes
+
+    @property
+    def exchanges(self) -> list[int]:
+        return self._state.exchanges

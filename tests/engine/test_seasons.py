@@ -1,6 +1,7 @@
 """Seasons: the book's scoring examples, draft scenarios with a scripted deck, properties."""
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
@@ -9,7 +10,19 @@ from hypothesis import strategies as st
 
 from engine import IllegalAction, ScriptedChance, new_game, replay
 from engine.players import RandomPlayer, make_player, play_match
-from engine.seasons.rules import SeasonsState, full_deck, longest_meld, score_season, season_points
+from engine.seasons.player import RUN_STARTS, SeasonsClubPlayer, _mask, _value
+from engine.seasons.rules import (
+    DEFENDER_RANKS,
+    MELD_MULTIPLIER,
+    PASS,
+    STRIKER_RANKS,
+    SeasonsState,
+    full_deck,
+    longest_meld,
+    score_season,
+    season_points,
+    swap_action,
+)
 
 
 def deck_order(home, away, *drafts, removed="clubs"):
@@ -278,6 +291,76 @@ def test_aware_player_beats_random():
         g = play_match(new_game("seasons", seed=seed), players)
         wins += g.outcome().winner == seat
     assert wins >= 11
+
+
+# ---- the club player's look-ahead, worked out in full ------------------------------------------------
+
+def reference_move(me, teams, draft, passes, they_can_exchange):
+    """The club player's rule without its shortcuts (team kinds, runs of three, the replies' kinds as one set):
+    every exchange and the pass, each against every reply of the opponent, scored from the rules' melds."""
+
+    def features(team):
+        strikers = sum(card[0] in STRIKER_RANKS for card in team)
+        run = max(longest_meld(team, DEFENDER_RANKS), longest_meld(team, STRIKER_RANKS))
+        return strikers, MELD_MULTIPLIER.get(min(run, 5), 1)
+
+    def after_reply(ours, theirs, offered):
+        worst = _value(features(ours), features(theirs))
+        if they_can_exchange:
+            for take in offered:
+                for give in theirs:
+                    worst = min(worst, _value(features(ours), features([take if c == give else c for c in theirs])))
+        return worst
+
+    def strength(team):
+        strikers, mult = features(team)
+        return 2 * strikers + mult
+
+    mine, theirs = teams[me], teams[1 - me]
+    now = _value(features(mine), features(theirs))
+    best, best_key = PASS, (now if passes >= 1 else after_reply(mine, theirs, draft), now, strength(mine), True)
+    for take in draft:
+        for give in mine:
+            team = [take if c == give else c for c in mine]
+            key = (after_reply(team, theirs, [give, *(d for d in draft if d != take)]),
+                   _value(features(team), features(theirs)), strength(team), False)
+            if key > best_key:
+                best, best_key = swap_action(take, give), key
+    return best
+
+
+def test_the_club_player_makes_the_move_its_rule_worked_out_in_full_makes():
+    """At every decision of games mixing club and random moves (every suit stripped, one to five exchanges a draft),
+    the club player's move is the one worked out in full (``reference_move``), from the seat view and the built
+    view alike."""
+    player = SeasonsClubPlayer()
+    rng = random.Random(7)
+    decisions = 0
+    for seed in range(40):
+        options = {"removed_suit": ["clubs", "diamonds", "hearts", "spades"][seed % 4], "max_exchanges": 1 + seed % 5}
+        g = new_game("seasons", seed=seed, options=options)
+        while not g.is_over:
+            seat = g.to_act()[0]
+            legal = g.legal_actions(seat)
+            choice = player.choose_seen(g.seat_view(seat), legal, rng)
+            assert choice == player.choose(g.view(seat, labels=False, for_player=True), legal, rng)
+            if len(legal) > 1:
+                assert choice == reference_move(seat, g.teams, g.draft, g.passes,
+                                                 g.exchanges[1 - seat] < options["max_exchanges"])
+                decisions += 1
+            g.apply(seat, choice if rng.random() < 0.5 else rng.choice(legal))
+    assert decisions > 1000
+
+
+def test_run_starts_find_every_run_of_three_of_one_kind():
+    """``cards & cards >> 1 & cards >> 2 & RUN_STARTS`` is non-zero exactly when the cards hold a meld of three."""
+    rng = random.Random(3)
+    deck = full_deck("clubs") + [r + "C" for r in "23456789TJQKA"]
+    for _ in range(20000):
+        cards = rng.sample(deck, rng.randint(1, 13))
+        mask = _mask(cards)
+        has_run = max(longest_meld(cards, DEFENDER_RANKS), longest_meld(cards, STRIKER_RANKS)) >= 3
+        assert bool(mask & mask >> 1 & mask >> 2 & RUN_STARTS) == has_run, cards
 
 
 # ---- properties ---------------------------------------------------------------------------------

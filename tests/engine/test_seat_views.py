@@ -25,8 +25,8 @@ BLIND_ROUND_RULESETS = [spec.id for spec in engine.rulesets()
                         if type(new_game(spec.id)).blind_round is not GameState.blind_round]
 
 
-def test_the_card_game_bokx_and_champion_take_the_shortcuts():
-    assert {"rugby-league-cards", "bokx", "rugby-champion-solo"} <= set(SEAT_VIEW_RULESETS)
+def test_the_card_game_bokx_champion_and_seasons_take_the_shortcuts():
+    assert {"rugby-league-cards", "bokx", "rugby-champion-solo", "seasons"} <= set(SEAT_VIEW_RULESETS)
     assert "rugby-league-cards" in BLIND_ROUND_RULESETS
 
 
