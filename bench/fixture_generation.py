@@ -22,6 +22,13 @@ tournament and entry ids, all new) are not those of deleted rows, and autovacuum
 a fifth of the table (here: at once). Regenerating with ``replace`` deletes the old fixtures in the same
 transaction, which is slower and not what this measures.
 
+``--indexes`` (PostgreSQL) tells each index's share of the largest size's generation in a figure the machine's
+load does not move: the write-ahead log written (every index entry is a WAL record, and a commit waits for the
+WAL), with all the table's indexes and with each one dropped in turn (put back after), each from a checkpoint. On
+2026-11-25 (1,000 teams, timed): 371 MB in all, of which the rows about 87 MB; each index 34-58 MB (the pitches'
+and the fixtures to play the most, the three foreign keys' 34-38 MB each); a second's share of CPU could not be
+told apart under load 4-8.
+
 The production path: PostgreSQL (``bench/servers.py``: a throw-away server unless DATABASE_URL names one, its
 role a superuser as the default install's); ``--sqlite`` a temporary SQLite file (the demo's plain INSERTs).
 """
@@ -132,12 +139,60 @@ def generation_case(teams: int, rounds: int, *, timed: bool = False) -> None:
               f"{statistics.median(g / i for g, i in zip(generated, indexed, strict=True)):5.2f}", flush=True)
 
 
+def _generation_wal(tournament, plan: dict) -> tuple[float, int]:
+    """MB of WAL one generation of ``tournament``'s fixtures writes from a checkpoint (the fixtures then deleted)."""
+    from django.db import connection
+
+    from league import services
+    from league.models import Fixture
+
+    table = connection.ops.quote_name(Fixture._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute("CHECKPOINT")  # every round pays the same full-page images
+        cursor.execute("SELECT pg_current_wal_lsn()")
+        start = cursor.fetchone()[0]
+    count = services.fixtures_generate_round_robin(tournament=tournament, **plan)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_lsn() - %s::pg_lsn", [start])
+        wal = float(cursor.fetchone()[0]) / 1e6
+        cursor.execute(f"DELETE FROM {table} WHERE tournament_id = %s", [tournament.pk])
+        cursor.execute(f"VACUUM {table}")
+    return wal, count
+
+
+def index_shares(teams: int, *, timed: bool) -> None:
+    """Each index's WAL in a generation of ``teams`` teams (all indexes, then each one dropped)."""
+    from django.db import connection
+
+    from league.models import Fixture
+
+    tournament = _league(teams)
+    plan = {"start_date": date(2027, 3, 6), "venues": [f"Pitch {n}" for n in range(1, 9)]} if timed else {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND indexname NOT IN "
+                       "(SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u'))", [Fixture._meta.db_table])
+        indexes = sorted(cursor.fetchall())
+    wal, count = _generation_wal(tournament, plan)
+    print(f"  {count} fixtures with every index: WAL {wal:6.1f} MB; each index's share (the WAL without it):")
+    for name, definition in indexes:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
+        try:
+            without, _ = _generation_wal(tournament, plan)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute(definition)
+        print(f"    {name:36s} {wal - without:6.1f} MB ({(wal - without) / wal:4.0%})", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead of PostgreSQL")
     parser.add_argument("--rounds", type=int, default=3, help="paired rounds per size (default 3)")
     parser.add_argument("--teams", type=int, nargs="+", default=[250, 500, 1000], help="league sizes")
     parser.add_argument("--timed", action="store_true", help="a plan with a start date and 8 pitches (kick-offs)")
+    parser.add_argument("--indexes", action="store_true",
+                        help="each index's WAL and CPU in the largest size's generation (PostgreSQL)")
     args = parser.parse_args()
     print(f"before: {load_average()}", flush=True)
     if args.sqlite:
@@ -161,6 +216,9 @@ def main() -> None:
               f"{'timed (a start date, 8 pitches)' if args.timed else 'no plan yet (no kick-offs)'}:")
         for teams in args.teams:
             generation_case(teams, args.rounds, timed=args.timed)
+        if args.indexes and connection.vendor == "postgresql":
+            print(f"Each index's share at {max(args.teams)} teams:")
+            index_shares(max(args.teams), timed=args.timed)
     finally:
         if context is not None:
             context.__exit__(None, None, None)
