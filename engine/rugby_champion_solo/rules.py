@@ -676,17 +676,29 @@ class RugbyChampionSoloState(GameState):
         try:
             if parts[0] == "play":
                 c = card(parts[1])
-                label = f"{c.name} on {_type_name(parts[2])} ({c.values[parts[2]]})"
+                label = f"{self._card_name(parts[1])} on {_type_name(parts[2])} ({c.values[parts[2]]})"
                 return label + (f", going {parts[3]}" if len(parts) > 3 else "")
             if parts[0] == "pair":
-                return " + ".join(card(p).name for p in parts[1:])
+                return " + ".join(self._card_name(p) for p in parts[1:])
             if parts[0] == "convert":
-                return f"Convert with the {card(parts[1]).name}"
+                return f"Convert with the {self._card_name(parts[1])}"
             if parts[0] == NO_CONVERT:
                 return "No conversion"
         except (KeyError, IndexError):
             pass
         return action
+
+
+    def _card_name(self, card_id: str) -> str:
+        """The card's name, and what tells it from a card of the same name in the hand: the copies of a player
+        differ in arrow, whistles and Goal symbol, and two Full-backs were two identical buttons doing different
+        things."""
+        c = card(card_id)
+        if not any(other != card_id and card(other).name == c.name for other in self.hand):
+            return c.name
+        marks = [f"arrow {c.arrow}"] + ["Goal symbol"] * c.goal + [f"{c.whistles} whistle" + "s" * (c.whistles > 1)] * (
+            c.whistles > 0)
+        return f"{c.name} ({', '.join(marks)})"
 
 
 class ChampionSeatView(SeatView):

@@ -285,6 +285,20 @@ def test_view_hides_the_piles_and_face_down_cards_and_is_json():
     assert g.describe_action("no-convert") == "No conversion"
 
 
+def test_two_cards_of_one_name_in_the_hand_are_told_apart_by_their_marks():
+    """The copies of a player differ in arrow, whistles and Goal symbol: with two Full-backs in the hand their
+    buttons say which is which (they were two identical buttons doing different things)."""
+    g = new_game(RS, seed=9)
+    g.hand = ["full-back-1", "full-back-2", "prop-1"]
+    first, second = (g.describe_action(f"play:full-back-{n}:kick") for n in (1, 2))
+    assert first == "Full-back (arrow right, Goal symbol) on Kick (5)"
+    assert second == "Full-back (arrow left) on Kick (5)"
+    assert g.describe_action("convert:full-back-1") == "Convert with the Full-back (arrow right, Goal symbol)"
+    assert g.describe_action("play:prop-1:physical:left") == "Prop on Physical (6), going left"  # one Prop: its name
+    g.hand = ["full-back-1", "prop-1"]
+    assert g.describe_action("play:full-back-1:kick") == "Full-back on Kick (5)"
+
+
 def test_replay_and_round_trip_equal_live_play():
     g = play_match(new_game(RS, seed=12), {0: make_player(RS, "aware")})
     again = replay(RS, seed=12, options=g.options, actions=g.history)
