@@ -14,7 +14,7 @@ from league.forms import TournamentSettingsForm
 from league.models import AuditRecord, Fixture, ScheduleChange
 from league.services import tournament_create_from_preset as preset_run
 from league.services import tournament_save
-from tests.league.test_web_bad_input import database_digest
+from tests.league.bad_input_helpers import database_digest
 
 pytestmark = pytest.mark.django_db
 
