@@ -43,6 +43,77 @@ LONG_FIRST = (
 )
 
 
+# The test database every parallel worker copies (PostgreSQL's CREATE DATABASE ... TEMPLATE) instead of migrating its
+# own: rendering the migrations' model states cost each worker about 20 s of CPU at the start of a run (2026-11-25,
+# cProfile of a worker's session start), four times over on two cores, while the copy takes a fraction of a second.
+TEMPLATE_KEY = "rugby_test_database_template"
+TEMPLATE_ENV = "RUGBY_TEST_DATABASE_TEMPLATE"
+TEMPLATE_STASH = pytest.StashKey[tuple[str, str]]()  # the controller's: (database name, the template's name)
+
+
+def _copies_a_template(config) -> bool:
+    """This is the controller of a parallel run on PostgreSQL whose workers make their test databases as usual."""
+    from django.db import connection
+
+    return (config.pluginmanager.has_plugin("dsession") and connection.vendor == "postgresql"
+            and not config.getoption("reuse_db") and not config.getoption("nomigrations"))
+
+
+def pytest_sessionstart(session):
+    """The controller of a parallel run migrates one test database, the workers' template (before they start: xdist
+    starts them in its own pytest_sessionstart, which runs last). In a worker, the databases of the sites and Celery
+    workers that its tests start in subprocesses are copies of it too (tests/live_site.py's fresh_database)."""
+    config = session.config
+    template = getattr(config, "workerinput", {}).get(TEMPLATE_KEY)
+    if template:
+        os.environ[TEMPLATE_ENV] = template
+    if not _copies_a_template(config):
+        return
+    from django.db import connection
+    from pytest_django.plugin import blocking_manager_key
+
+    name = connection.settings_dict["NAME"]
+    with config.stash[blocking_manager_key].unblock():
+        config.stash[TEMPLATE_STASH] = (name, connection.creation.create_test_db(verbosity=0, autoclobber=True,
+                                                                                 serialize=False))
+        connection.close()  # a template takes no connections while it is copied
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist hook: each worker learns the template's name."""
+    made = node.config.stash.get(TEMPLATE_STASH, None)
+    if made:
+        node.workerinput[TEMPLATE_KEY] = made[1]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """The controller drops the template after the workers ended (xdist stops them in its own hook, before this)."""
+    config = session.config
+    made = config.stash.get(TEMPLATE_STASH, None)
+    if made:
+        from django.db import connection
+        from pytest_django.plugin import blocking_manager_key
+
+        with config.stash[blocking_manager_key].unblock():
+            try:
+                connection.creation.destroy_test_db(made[0], verbosity=0)
+            except Exception as error:  # said, but the tests' outcome stands
+                config.get_terminal_writer().line(f"could not drop the test database template: {error}", red=True)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """pytest-django's, and a worker of a parallel run makes its test database as a copy of the controller's template:
+    Django's migrate then finds every migration applied (and their rows, such as the nations, already there)."""
+    template = getattr(request.config, "workerinput", {}).get(TEMPLATE_KEY)
+    if template:
+        from django.conf import settings as django_settings
+
+        django_settings.DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = template
+
+
 def _database_use(item) -> str:
     """"transaction", "db" or "" (none), as pytest-django sorts the tests (its pytest_collection_modifyitems)."""
     from django.test import TestCase, TransactionTestCase

@@ -1,7 +1,8 @@
 """Simulation on real Celery workers: a real Redis broker, real worker processes, a real PostgreSQL database.
 
 Everything runs in subprocesses against a PostgreSQL database of this module's own (created next to the
-test database on the server of DATABASE_URL, migrated, dropped at the end): ``manage.py create_tournament``,
+test database on the server of DATABASE_URL, migrated or copied from a parallel run's migrated template, dropped
+at the end): ``manage.py create_tournament``,
 ``celery -A config worker`` and ``manage.py simulate``, as an organiser would run them. The checks read the
 database through ``manage.py shell`` too. (Not pytest-django's test database: the workers must see
 committed rows, and a transactional test's flush would fight other transactional tests of the suite.)
@@ -23,6 +24,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from tests.live_site import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -58,7 +61,7 @@ def env():
     """The subprocesses' environment: a fresh migrated database, our Redis database, quick odds."""
     base = os.environ["DATABASE_URL"]
     name = f"rugby_it_{uuid.uuid4().hex[:10]}"
-    _admin(base, f'CREATE DATABASE "{name}"')
+    migrated = fresh_database(base, name)
     redis_url = _redis_url()
     import redis
 
@@ -69,7 +72,8 @@ def env():
            # A killed worker's unacknowledged task comes back after 10 s (and is then skipped or played).
            "CELERY_VISIBILITY_TIMEOUT": "10", "CONN_MAX_AGE": "0"}
     try:
-        manage(env, "migrate", "--noinput", "-v", "0")
+        if not migrated:
+            manage(env, "migrate", "--noinput", "-v", "0")
         yield env
     finally:
         _admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
