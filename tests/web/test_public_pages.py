@@ -234,6 +234,20 @@ def test_every_public_page_runs_a_fixed_number_of_queries(client, leagues, name,
     assert counts[0] == counts[1], counts
 
 
+def test_the_fixtures_by_day_run_the_same_queries_on_a_match_day_and_on_another(client, leagues, monkeypatch):
+    """The day the page opens on is today when it has fixtures, else the next one: either way the same queries (the
+    fixed-query test above compares two leagues on whatever day the suite runs, one of them playing that day or not).
+    """
+    url = reverse("league:tournament_fixtures", args=["l60"]) + "?by=day"
+    first_kickoff = Fixture.objects.filter(tournament_id=leagues[60]).order_by("kickoff").first().kickoff
+    counts = {}
+    for name, moment in (("match day", first_kickoff), ("day before", first_kickoff - dt.timedelta(days=1))):
+        monkeypatch.setattr("django.utils.timezone.now", lambda moment=moment: moment)
+        cache.clear()
+        counts[name] = count_queries(client, url)
+    assert counts["match day"] == counts["day before"], counts
+
+
 @pytest.mark.parametrize("teams", [6, 60])
 def test_team_page_and_live_check_run_a_fixed_number_of_queries(client, leagues, teams,
                                                                 django_assert_max_num_queries,
