@@ -148,26 +148,26 @@ class RugbyLeagueClubPlayer(Player):
     def choose_seen(self, seen: CardsSeatView | _ViewFacts, legal: list[str],  # type: ignore[override]
                     rng: random.Random) -> str:
         """A drop goal or a penalty option, from what the seat sees (the seat view, or the built view's facts
-        from :meth:`choose`). It reads only the facts the situation needs (the end of the period only in golden
-        point), in this one call: the club player decides some 40 times a match."""
+        from :meth:`choose`), in this one call: the club player decides some 40 times a match. The facts come in
+        one call too (``_decision_facts``: the values of the attributes of those names); the end of the period is
+        read only in golden point."""
         # The legal list is sorted: a drop goal comes after the cards, a penalty's kick before tap and run.
         if len(legal) == 1 or (legal[-1] != DROP_GOAL and legal[0] not in _PENALTY_KICKS):
             return legal[0]  # a blind choice: every position is as good as any other
-        golden = seen.golden_point
+        golden, sets_played, home, away, progress, lost = seen._decision_facts()
         if golden:
-            sets_left = min(GOLDEN_HORIZON, seen.period_ends_after_set - seen.sets_played + 5)
+            sets_left = min(GOLDEN_HORIZON, seen.period_ends_after_set - sets_played + 5)
             margin = 0
         else:
             # Neither floored nor clipped here: the cached decisions do it, once per situation (at every decision,
             # with the penalty's tuple of the legal list, it was 3.7 % of a lean match's instructions: 4.50 -> 4.33 M
             # with callgrind, seeds 0-99 with new_game).
-            sets_left = 2 * seen.sets_per_half - seen.sets_played
-            home, away = seen.points
+            sets_left = 2 * seen.sets_per_half - sets_played
             margin = away - home if seen.seat else home - away
         if legal[-1] == DROP_GOAL:
-            return DROP_GOAL if _drop_now(sets_left, margin, seen.progress, seen.tackles_lost, golden) else legal[0]
+            return DROP_GOAL if _drop_now(sets_left, margin, progress, lost, golden) else legal[0]
         # The kick listed first (for goal or for touch) tells which options there are.
-        return _penalty_choice(sets_left, margin, seen.progress, golden, legal[0])
+        return _penalty_choice(sets_left, margin, progress, golden, legal[0])
 
 
 class _ViewFacts:
@@ -187,6 +187,11 @@ class _ViewFacts:
         self.sets_per_half: int = board["sets_per_half"]
         self.progress: int = board["progress"]
         self.tackles_lost: int = board["tackles_lost"]
+
+    def _decision_facts(self) -> tuple[bool, int, int, int, int, int]:
+        """As the seat view's: golden point, sets played, points (home, away), progress, tackles lost."""
+        home, away = self.points
+        return self.golden_point, self.sets_played, home, away, self.progress, self.tackles_lost
 
 
 def _situation(sets_left: int, margin: int, golden: bool) -> tuple[int, int]:

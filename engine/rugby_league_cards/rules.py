@@ -133,6 +133,18 @@ def wins_needed_for_goal(progress: int) -> int:
     return TRY - progress  # opp 1-space (6) -> 1, 2-space (5) -> 2, 3-space (4) -> 3
 
 
+def progress_of(attacker: int, ball: int) -> int:
+    """The ball's progress from ``attacker``'s side (1-3 its own spaces, 4-6 the opponent's, 7 a try); the same
+    reflection of the pitch takes a side's progress back to the ball."""
+    return ball if attacker == HOME else TRY - ball
+
+
+# ``PROGRESS[attacker][ball] == progress_of(attacker, ball)``, and ``PROGRESS[side][progress]`` is the ball at that
+# progress: looked up, not called nor restated, at every decision of the club player, every tackle and every new set
+# (1.3 % of a lean match's instructions, 3.04 -> 3.00 M with callgrind).
+PROGRESS = tuple(tuple(progress_of(attacker, ball) for ball in range(TRY + 1)) for attacker in (HOME, AWAY))
+
+
 def drop_goal_open(attacker: int, ball: int) -> bool:
     """Whether the attack may go for a drop goal instead of a card: a tackle in the opponent's half."""
     return ball >= 4 if attacker == HOME else ball <= TRY - 4
@@ -333,10 +345,10 @@ class RugbyLeagueCardsState(GameState):
             played = True
 
     def _progress(self) -> int:
-        return self.ball if self.attacker == HOME else TRY - self.ball
+        return PROGRESS[self.attacker][self.ball]
 
     def _ball_at(self, side: int, progress: int) -> int:
-        return progress if side == HOME else TRY - progress
+        return PROGRESS[side][progress]
 
     def _apply(self, seat: int, action: str) -> None:
         position = CARD_POSITION.get(action)
@@ -421,7 +433,7 @@ class RugbyLeagueCardsState(GameState):
         # every round was 1.4 % of a lean match's instructions, 3.19 -> 3.14 M with callgrind).
         self.revealed = self.table
         ball = self.ball
-        progress = ball if att == HOME else TRY - ball
+        progress = PROGRESS[att][ball]
         won = a_rank > d_rank
         if won:
             self.stats["tackles_won"][att] += 1
@@ -432,7 +444,7 @@ class RugbyLeagueCardsState(GameState):
                 # I1: the second lost tackle ends the set at once; the ball does not advance first,
                 # the kick replaces the carry (the book's worked example ends on Away 1, no try).
                 kicked = progress + 2 if progress < TRY - 2 else TRY - 1
-                ball = self.ball = kicked if att == HOME else TRY - kicked
+                ball = self.ball = PROGRESS[att][kicked]
                 if self.record_events:
                     self._tackle_event(att, (home_card, away_card), draws, dfn, ball, True, f"lose their second "
                                        f"tackle and kick forward to {POSITION_LABELS[ball]}. END OF SET.")
@@ -440,7 +452,7 @@ class RugbyLeagueCardsState(GameState):
                 self._set_over(dfn, TRY - kicked)
                 return
         progress += 1
-        ball = self.ball = progress if att == HOME else TRY - progress
+        ball = self.ball = PROGRESS[att][progress]
         if progress == TRY:
             if self.record_events:
                 self._tackle_event(att, (home_card, away_card), draws, att if won else dfn, ball, True,
@@ -707,7 +719,7 @@ class RugbyLeagueCardsState(GameState):
     def _new_set(self, attacker: int, progress: int) -> None:
         self.phase = TACKLE
         self.attacker = attacker
-        self.ball = self._ball_at(attacker, progress)
+        self.ball = PROGRESS[attacker][progress]
         self.lost = 0
         self.tackle_no = 0
         self._deal(ROW)
@@ -888,6 +900,15 @@ class CardsSeatView(SeatView):
         super().__init__(state, seat)
         # An option, fixed for the match: read once, not at every decision.
         self.sets_per_half: int = state.options["sets_per_half"]
+
+    def _decision_facts(self) -> tuple[bool, int, int, int, int, int]:
+        """``golden_point``, ``sets_played``, ``points`` (home, away), ``progress`` and ``tackles_lost`` in one call:
+        the values of those attributes (a test checks it), which the club player reads at every decision. Read one
+        by one, each a property's call through the descriptor machinery, they were 3.4 % of a lean match's
+        instructions (3.14 -> 3.04 M with callgrind)."""
+        state = self._state
+        score = state.score
+        return state.period >= 2, state.sets_done, score[0], score[1], PROGRESS[state.attacker][state.ball], state.lost
 
     @property
     def points(self) -> tuple[int, int]:

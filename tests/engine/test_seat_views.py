@@ -60,6 +60,30 @@ def test_a_seat_view_shows_only_what_the_view_of_that_seat_shows(ruleset):
     assert checked > 500
 
 
+# A seat view may hand its club player the facts of several of its attributes in one call (a private method, so
+# not a fact itself): per rule set, the method and the attributes whose values it gives, in order (``points`` as
+# its two values).
+DECISION_FACTS = {
+    "rugby-league-cards": ("golden_point", "sets_played", "points", "progress", "tackles_lost"),
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(DECISION_FACTS))
+def test_a_seat_views_facts_in_one_call_are_the_values_of_its_attributes(ruleset):
+    checked = 0
+    for seed in range(4):
+        for state in random_walk(new_game(ruleset, seed=seed), random.Random(seed)):
+            for seat in (0, 1):
+                seen = state.seat_view(seat)
+                expected = []
+                for name in DECISION_FACTS[ruleset]:
+                    value = getattr(seen, name)
+                    expected += value if name == "points" else [value]
+                assert seen._decision_facts() == tuple(expected)
+                checked += 1
+    assert checked > 500
+
+
 @pytest.mark.parametrize("ruleset", SEAT_VIEW_RULESETS)
 def test_the_club_player_decides_the_same_whatever_is_hidden_from_its_seat(ruleset):
     """At every real decision, the state's hidden part is dealt afresh (``determinise``: what the seat may see
