@@ -79,24 +79,21 @@ class BokxClubPlayer(Player):
             # Left or right, written out here: a third of the decisions, each one call less (with GameState.decision
             # and the rules' lighter referee cards, 3 % off a lean match's instructions, measured with callgrind).
             # The ball's row is read only for a kick from play or a free kick: a run, the commonest side, does
-            # without it.
-            preview = seen.side_preview
-            assert preview is not None  # a side is being chosen
-            left, right = preview["left"], preview["right"]
-            if preview["kind"] == "kick":
-                src = preview["src"]
+            # without it. The side preview's facts come in one call, without its dicts (``_side_facts``).
+            kind, src, left_x, left_touch, right_x, right_touch = seen._side_facts()
+            if kind == "kick":
                 # Into touch from a penalty (own throw) or from the own 22 (the ground gained counts); otherwise
                 # keep the ball in play.
                 want_touch = src == "penalty" or (src in ("play", "free_kick") and seen.progress <= 4)
-                if left["touch"] == want_touch:
+                if left_touch == want_touch:
                     return LEFT
-                if right["touch"] == want_touch:
+                if right_touch == want_touch:
                     return RIGHT
                 return LEFT if rng.random() < 0.5 else RIGHT
             # A run: stay in the field, towards the wider side of the field.
-            if left["touch"] != right["touch"]:
-                return RIGHT if left["touch"] else LEFT
-            return LEFT if abs(left["x"] - 7.5) < abs(right["x"] - 7.5) else RIGHT
+            if left_touch != right_touch:
+                return RIGHT if left_touch else LEFT
+            return LEFT if abs(left_x - 7.5) < abs(right_x - 7.5) else RIGHT
         p = seen.progress
         if first == BACKS:
             if RUN_ON in legal:
@@ -151,6 +148,13 @@ class _ViewFacts:
         self.period: int = board["period"]
         self.clock: JSON = board["clock"]
         self.side_preview: JSON | None = board["side_preview"]
+
+    def _side_facts(self) -> tuple[str, str | None, int, bool, int, bool]:
+        """As the seat view's: the side preview's kind, a kick's source, and column and touch of left and right."""
+        preview = self.side_preview
+        assert preview is not None  # a side is being chosen
+        left, right = preview["left"], preview["right"]
+        return preview["kind"], preview.get("src"), left["x"], left["touch"], right["x"], right["touch"]
 
 
 def expected_points(p: int) -> float:
