@@ -211,7 +211,9 @@ class BokxState(GameState):
         return seat, list(_TOSS)  # toss
 
     def _apply(self, seat: int, action: str) -> None:
-        self.dice = []
+        # The dice of this action only: the list emptied in place, not a new one every action (nothing else holds it:
+        # the views copy it; 0.45 % of a lean match's instructions, 5.37 -> 5.35 M with callgrind).
+        self.dice.clear()
         phase = self.phase
         if phase == "call":
             self._call(seat, action)
@@ -244,6 +246,9 @@ class BokxState(GameState):
 
     # ---- dice -----------------------------------------------------------------------------------
     def _roll(self) -> int:
+        """A throw of the die, kept in ``dice``. Only the toss calls it: every throw in play writes these two lines out
+        (a call per throw; the last six places that called it were 0.6 % of a lean match's instructions, 5.40 ->
+        5.37 M with callgrind)."""
         v = self.chance.roll(6)
         self.dice.append(v)
         return v
@@ -322,7 +327,8 @@ class BokxState(GameState):
         elif action in (KICK, KICK_DOUBLE):
             self.secs += SECONDS["kick"]
             double = action == KICK_DOUBLE
-            v = self._roll()
+            v = self.chance.roll(6)
+            self.dice.append(v)  # _roll written out, as in _distance
             what = "kick downfield, double the distance" if double else "kick downfield"
             if v == 1:
                 if self.record_events:
@@ -352,7 +358,8 @@ class BokxState(GameState):
         team = self.teams[seat]
         blue = PROGRESS[seat][self.y] in _BLUE_P
         zone = "Blue" if blue else "Red"
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v >= need[0 if blue else 1]:
             self.stats[seat][f"{kind}s"] += 1
             if self.record_events:
@@ -570,7 +577,8 @@ class BokxState(GameState):
 
     def _catch(self, kicker: int) -> None:
         rcv = 1 - kicker
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v == 1:
             if self.record_events:
                 self.emit("catch", rcv, f"{self.teams[rcv]} fumble it: {self.teams[kicker]} regain the ball!",
@@ -644,7 +652,8 @@ class BokxState(GameState):
         """Roll a scrum or lineout put in by ``seat``: 1 loses it, 2-3 is a referee call, 4-6 wins it."""
         head, verb, lost, stat = _SET_PIECE_TEXT[kind]
         team, other = self.teams[seat], self.teams[1 - seat]
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v == 1:
             if self.record_events:
                 self.emit(kind, seat, f"{head}, {team} {verb}... {lost} {other}!", die=v)
@@ -679,7 +688,8 @@ class BokxState(GameState):
         dfn = 1 - att
         self._possess(att)
         self.secs += SECONDS["in_goal"]
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v == 1 or v == 4:
             self._try(att, v)
         elif v <= 3:
@@ -713,7 +723,8 @@ class BokxState(GameState):
         if self._score(att, 5):
             return
         # The conversion is a goal kick from the Blue zone (INTERPRETATIONS.md).
-        v = self._roll()
+        v = self.chance.roll(6)
+        self.dice.append(v)  # _roll written out, as in _distance
         if v >= 3:
             self.stats[att]["conversions"] += 1
             if self.record_events:
