@@ -418,7 +418,8 @@ class GameState:
         """The play loop's next decision in one call: the first seat of ``to_act()`` with its ``legal_actions``,
         or None once the game is over. A rule set may override it to work both out together (the loop asked
         twice, each call testing the phase again); an override returns the very same as this default (the
-        conformance tests check it at every step), and the list is the caller's, as ``legal_actions``'s is."""
+        conformance tests check it at every step). The list may be one the rule set shares (a prebuilt pair,
+        handed out at every move): the caller only reads it (``legal_actions`` gives a list of the caller's own)."""
         acting = self.to_act()
         if not acting:
             return None

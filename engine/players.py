@@ -2,7 +2,9 @@
 
 A player takes what its seat may see (``view``), the legal actions and its own
 rng, and returns one of the legal actions. Each seat's rng is derived from the
-match seed, so a simulated match is reproducible from its seed alone.
+match seed, so a simulated match is reproducible from its seed alone. A player
+only reads the list of legal actions: the play loop hands it the rule set's own
+(``GameState.decision``), which may be shared from move to move.
 
 Two shortcuts of the lean loop (the lead's decisions on issue 17 item 5; see
 :class:`Player`): a club player may read a lazily computed, seat-restricted

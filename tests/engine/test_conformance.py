@@ -78,7 +78,8 @@ def test_random_legal_play_ends_with_an_outcome(spec, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_decision_is_the_first_seat_to_act_with_its_legal_actions(spec, seed):
     """``decision()`` (the play loop's one call; a rule set may override it) says what ``to_act()`` and
-    ``legal_actions`` say, at every step of a whole game, and hands out a list of the caller's own."""
+    ``legal_actions`` say, at every step of a whole game. Its list may be a shared one, which playing never
+    changes; ``legal_actions`` hands out a list of the caller's own."""
     state = engine.new_game(spec.id, seed=seed)
     rng = random.Random(seed)
     while True:
@@ -87,9 +88,12 @@ def test_the_decision_is_the_first_seat_to_act_with_its_legal_actions(spec, seed
         if turn is None:
             break
         seat, legal = turn
-        legal.append("not-an-action")
-        assert state.legal_actions(seat)[-1] != "not-an-action", "the list is a fresh one"
-        state.apply(seat, legal[rng.randrange(len(legal) - 1)])
+        before = list(legal)
+        own = state.legal_actions(seat)
+        own.append("not-an-action")
+        assert state.legal_actions(seat)[-1] != "not-an-action", "legal_actions' list is a fresh one"
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        assert legal == before, "decision's list is never changed"
     assert state.is_over
 
 
