@@ -85,6 +85,16 @@ TAP_AND_RUN = "tap-and-run"
 MASK_ACTIONS_AND_DROP_GOAL = tuple((*actions, DROP_GOAL) for actions in MASK_ACTIONS)
 
 CONVERSION, PENALTY_GOAL, DROP_GOAL_KICK = "conversion", "penalty goal", "drop goal"
+# Every decision, built once: ``decision`` hands out these pairs of the seat and its legal list as they are, shared
+# (the caller never changes them; ``legal_actions`` copies): per seat, a card choice per bitmask of face-down positions,
+# the same with the drop goal, and the penalty options short of and within kicking range. A new list and a new pair at
+# every decision were 1.1 % of a lean match's instructions (2.98 -> 2.94 M with callgrind).
+Turn = tuple[int, list[str]]
+CARD_TURNS = tuple(tuple((seat, list(actions)) for actions in MASK_ACTIONS) for seat in (HOME, AWAY))
+CARD_AND_DROP_GOAL_TURNS = tuple(tuple((seat, list(actions)) for actions in MASK_ACTIONS_AND_DROP_GOAL)
+                                 for seat in (HOME, AWAY))
+TOUCH_TURNS = tuple((seat, [KICK_FOR_TOUCH, TAP_AND_RUN]) for seat in (HOME, AWAY))
+GOAL_TURNS = tuple((seat, [KICK_FOR_GOAL, TAP_AND_RUN]) for seat in (HOME, AWAY))
 
 BOTH = (HOME, AWAY)
 ALONE = ((HOME,), (AWAY,))
@@ -303,27 +313,30 @@ class RugbyLeagueCardsState(GameState):
         return ALONE_AWAY
 
     def legal_actions(self, seat: int) -> list[str]:
+        turn = self._turn(seat)
+        return [] if turn is None else list(turn[1])
+
+    def _turn(self, seat: int) -> Turn | None:
+        """What ``seat`` may do now, as a prebuilt (seat, legal list) pair (None: nothing): the one copy of what may
+        be done when, which ``legal_actions`` copies and ``decision`` hands out."""
         phase = self.phase
         if phase == PENALTY:
             if seat != self.awarded:
-                return []
-            if self._progress() <= 3:
-                return [KICK_FOR_TOUCH, TAP_AND_RUN]
-            return [KICK_FOR_GOAL, TAP_AND_RUN]
+                return None
+            return (TOUCH_TURNS if self._progress() <= 3 else GOAL_TURNS)[seat]
         if phase == OVER or seat not in (0, 1) or self.pending[seat] >= 0:
-            return []
+            return None
         if phase == TACKLE and seat == self.attacker and DROP_GOAL_OPEN[seat][self.ball]:
-            return list(MASK_ACTIONS_AND_DROP_GOAL[self.masks[seat]])
-        return list(MASK_ACTIONS[self.masks[seat]])
+            return CARD_AND_DROP_GOAL_TURNS[seat][self.masks[seat]]
+        return CARD_TURNS[seat][self.masks[seat]]
 
-    def decision(self) -> tuple[int, list[str]] | None:
+    def decision(self) -> Turn | None:
         """``to_act()``'s first seat (home first in a round of blind choices) with its legal actions, without
-        building the tuple of seats to act (see ``GameState.decision``)."""
+        building the tuple of seats to act (see ``GameState.decision``): a prebuilt pair, shared."""
         phase = self.phase
         if phase == OVER:
             return None
-        seat = self.awarded if phase == PENALTY else HOME if self.pending[HOME] < 0 else AWAY
-        return seat, self.legal_actions(seat)
+        return self._turn(self.awarded if phase == PENALTY else HOME if self.pending[HOME] < 0 else AWAY)
 
     def blind_round(self) -> bool:
         """A card choice is blind (face-down cards) unless the attack may go for a drop goal instead. Every
