@@ -96,6 +96,10 @@ CARD_AND_DROP_GOAL_TURNS = tuple(tuple((seat, list(actions)) for actions in MASK
 TOUCH_TURNS = tuple((seat, [KICK_FOR_TOUCH, TAP_AND_RUN]) for seat in (HOME, AWAY))
 GOAL_TURNS = tuple((seat, [KICK_FOR_GOAL, TAP_AND_RUN]) for seat in (HOME, AWAY))
 
+# The phases in which no card is chosen: a tuple built once, for the blind rounds' test at every pass (``phase in
+# (PENALTY, OVER)`` built the tuple of the two names' values anew every time: 1.6 % of a lean match's instructions,
+# 2.94 -> 2.90 M with callgrind).
+NO_CARDS_CHOSEN = (PENALTY, OVER)
 BOTH = (HOME, AWAY)
 ALONE = ((HOME,), (AWAY,))
 ALONE_HOME, ALONE_AWAY = ALONE
@@ -349,7 +353,7 @@ class RugbyLeagueCardsState(GameState):
         played = False
         while True:
             phase = self.phase
-            if phase in (PENALTY, OVER):
+            if phase in NO_CARDS_CHOSEN:
                 return played
             # The attack's choice is a real decision while it may go for a drop goal instead of a card.
             attacker = self.attacker
