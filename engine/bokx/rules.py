@@ -73,6 +73,9 @@ _SET_PIECE_TEXT = {
 _TOSS = (KICK_OFF, RECEIVE)
 _ALONE = ((0,), (1,))  # to_act of the seat to act
 _KICK = (KICK, KICK_DOUBLE)
+# Tuples of actions built once: ``action in (BACKS, FORWARDS)`` in the rules built the tuple of the names' values at
+# every call (with the kicks', 0.65 % of a lean match's instructions, 5.11 -> 5.08 M with callgrind).
+_RUNS = (BACKS, FORWARDS)
 Turn = tuple[int, list[str]]
 
 
@@ -308,7 +311,7 @@ class BokxState(GameState):
             if self.record_events:
                 self.emit("call", seat, f"{team}: the {self.carrier} keeps running.", call=action)
             self._carry(seat, self.run_group)
-        elif action in (BACKS, FORWARDS):
+        elif action in _RUNS:
             self.secs += SECONDS["run"]
             self.stats[seat]["runs"] += 1
             if intercept and action == BACKS:
@@ -342,7 +345,7 @@ class BokxState(GameState):
                     self._channel_only(seat, action)
                 else:
                     self._line(seat, action)
-        elif action in (KICK, KICK_DOUBLE):
+        elif action in _KICK:
             self.secs += SECONDS["kick"]
             double = action == KICK_DOUBLE
             v = self.chance.roll(6)
@@ -781,7 +784,7 @@ class BokxState(GameState):
             self.secs += SECONDS["goal_kick"]
             self._kick_at_goal(seat, "penalty_goal", need=(3, 5), lead="kick the penalty",
                                made=": over! Three points.", missed=": wide.")
-        elif action in (KICK, KICK_DOUBLE):
+        elif action in _KICK:
             if self.record_events:
                 self.emit("call", seat, f"{team} kick from the {kind.replace('_', ' ')}"
                                         f"{', double the distance' if action == KICK_DOUBLE else ''}.", call=action)
