@@ -244,8 +244,9 @@ class BokxState(GameState):
         else:
             kicker = seat if action == KICK_OFF else 1 - seat
             self.first_kicker = kicker
-            choice = "kick off" if kicker == seat else "receive"
-            self.emit("toss_choice", seat, f"{self.teams[seat]} choose to {choice}.", choice=action)
+            if self.record_events:
+                choice = "kick off" if kicker == seat else "receive"
+                self.emit("toss_choice", seat, f"{self.teams[seat]} choose to {choice}.", choice=action)
             self._kick_off(kicker, "halfway")
 
     def describe_action(self, action: str) -> str:
@@ -885,26 +886,30 @@ class BokxState(GameState):
         else:
             self._game_over()
             return
-        names = {1: "Half time", 2: "Full time, all square: extra time", 3: "End of the first half of extra time",
-                 4: "End of extra time, all square"}
-        self.emit("period_end", None, f"{names[period]}: {self.teams[0]} {self.score[0]} - "
-                                      f"{self.score[1]} {self.teams[1]}.", period=period)
+        # The toss's choice, the ends of the periods and the final whistle word their events only for a match that keeps
+        # them, as the rest of the rules (0.3 % of a lean match's instructions, 5.08 -> 5.07 M with callgrind).
+        if self.record_events:
+            names = {1: "Half time", 2: "Full time, all square: extra time", 3: "End of the first half of extra time",
+                     4: "End of extra time, all square"}
+            self.emit("period_end", None, f"{names[period]}: {self.teams[0]} {self.score[0]} - "
+                                          f"{self.score[1]} {self.teams[1]}.", period=period)
         self.period = nxt
         self.earlier_periods += self.secs
         self.secs = 0
         self.period_len = length
         # Referee cards are shuffled at half time (and, by extension, before each extra period).
         self.decks = {g: list(self.chance.shuffle(self.decks[g])) for g in GROUPS}
-        if nxt == 5:
+        if nxt == 5 and self.record_events:
             self.emit("sudden_death", None, "Sudden death: the first score wins.")
         self._kick_off(kicker, "halfway")
 
     def _game_over(self) -> None:
         self.phase = "over"
         self.actor = None
-        s = self.score
-        self.emit("full_time", None, f"Full time: {self.teams[0]} {s[0]} - {s[1]} {self.teams[1]}.",
-                  score=list(s))
+        if self.record_events:
+            s = self.score
+            self.emit("full_time", None, f"Full time: {self.teams[0]} {s[0]} - {s[1]} {self.teams[1]}.",
+                      score=list(s))
 
     # ---- views and persistence ------------------------------------------------------------------------
     def phase_name(self) -> str:
