@@ -96,7 +96,9 @@ class BokxClubPlayer(Player):
             return LEFT if abs(left_x - 7.5) < abs(right_x - 7.5) else RIGHT
         p = seen.progress
         if first == BACKS:
-            if RUN_ON in legal:
+            # The sorted list has "run-on" last when it is offered (as needs_view_for reads it): one comparison, not a
+            # search of the list (0.45 % of a lean match's instructions, 5.07 -> 5.05 M with callgrind).
+            if legal[-1] == RUN_ON:
                 return RUN_ON
             if p <= self.kick_until:
                 return KICK_DOUBLE if KICK_DOUBLE in legal else KICK
