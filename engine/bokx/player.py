@@ -50,6 +50,12 @@ class BokxClubPlayer(Player):
     red_goal_from = 9     # take penalty shots at goal from anywhere in the Red zone (and the Blue zone)
     double_until = 8      # double the distance of a penalty kick for touch up to this row
 
+    def __init__(self) -> None:
+        # The thresholds copied into the instance: CPython 3.11 reads a class attribute through an instance the slow
+        # way, and most decisions read one or two (0.5 % of a lean match's instructions, 5.05 -> 5.02 M with callgrind).
+        self.kick_until, self.forwards_from = self.kick_until, self.forwards_from
+        self.red_goal_from, self.double_until = self.red_goal_from, self.double_until
+
     def needs_view_for(self, legal: list[str]) -> bool:
         # The toss, a kick-off and a missed tackle (keep running) are decided without reading the field. The
         # legal lists are sorted: "run-on" comes last, and the only other pair of choices is a side's.
