@@ -1086,6 +1086,12 @@ class BokxSeatView(SeatView):
 
     @property
     def progress(self) -> int:
+        return self._progress()
+
+    def _progress(self) -> int:
+        """``progress``, as a method: the club player reads it at most decisions, and CPython 3.11 reads a property
+        the slow way, through the descriptor and a call from C (0.6 % of a lean match's instructions, 5.02 -> 4.99 M
+        with callgrind)."""
         state = self._state
         return PROGRESS[state.poss][state.y]
 

@@ -67,20 +67,22 @@ def cards_facts(seen):
                                     seen.tackles_lost)
 
 
-def bokx_side_facts(seen):
-    """Bokx's side facts in one call (while a side is chosen), and the side preview's values they are."""
+def bokx_facts(seen):
+    """Bokx's progress as a method, and its side facts in one call while a side is chosen: the values of the
+    attributes (the side preview's) they stand for."""
+    given, expected = [seen._progress()], [seen.progress]
     preview = seen.side_preview
-    if preview is None:
-        return None
-    left, right = preview["left"], preview["right"]
-    return seen._side_facts(), (preview["kind"], preview.get("src"), left["x"], left["touch"], right["x"],
-                                right["touch"])
+    if preview is not None:
+        left, right = preview["left"], preview["right"]
+        given.append(seen._side_facts())
+        expected.append((preview["kind"], preview.get("src"), left["x"], left["touch"], right["x"], right["touch"]))
+    return given, expected
 
 
-# A seat view may hand its club player the facts of several of its attributes in one call (a private method, so not
-# a fact itself): per rule set, (what that call gives, the attribute values it must equal), or None where it is not
-# offered.
-FACTS_IN_ONE_CALL = {"rugby-league-cards": cards_facts, "bokx": bokx_side_facts}
+# A seat view may hand its club player the facts of one or several of its attributes in one method call (a private
+# method, so not a fact itself): per rule set, (what those calls give, the attribute values they must equal), or None
+# where none is offered.
+FACTS_IN_ONE_CALL = {"rugby-league-cards": cards_facts, "bokx": bokx_facts}
 
 
 @pytest.mark.parametrize("ruleset", sorted(FACTS_IN_ONE_CALL))
