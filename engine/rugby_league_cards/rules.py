@@ -59,6 +59,9 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 CARD_LABELS = tuple(r + SUIT_SYMBOLS[s] for r in RANKS for s in SUITS)
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 DECK = tuple(range(52))
+# ``RANK[card] == card >> 2`` (0 a two, 12 an ace), looked up: CPython 3.11 has no fast path for a shift, as for the
+# masks' bit operations (with UNCHOSEN below, 1.9 % of a lean match's instructions, 2.87 -> 2.81 M with callgrind).
+RANK = tuple(card >> 2 for card in DECK)
 
 # Phases (ints, so the hot path compares small ints).
 TACKLE, PENALTY, CONTEST, OVER = 0, 1, 2, 3
@@ -75,6 +78,8 @@ HOME_CARD_CHOICES, AWAY_CARD_CHOICES = CARD_CHOICES
 MASK_ACTIONS = tuple(tuple(CARD_ACTIONS[i] for i in range(6) if mask >> i & 1) for mask in range(64))
 # The first face-down position of each bitmask (its lowest bit set; -1 for none), as legal_actions lists it first.
 FIRST_FACE_DOWN = tuple((mask & -mask).bit_length() - 1 for mask in range(64))
+# The mask of every position but one (``UNCHOSEN[i] == ~(1 << i)``): a position turned over leaves its row's mask.
+UNCHOSEN = tuple(~(1 << i) for i in range(6))
 # Every face-down position of each bitmask, in order.
 FACE_DOWN = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
 DROP_GOAL = "drop-goal"
@@ -407,8 +412,8 @@ class RugbyLeagueCardsState(GameState):
         home_card, away_card = home_row[home_at], away_row[away_at]
         home_row[home_at] = away_row[away_at] = -1
         masks = self.masks
-        masks[0] &= ~(1 << home_at)
-        masks[1] &= ~(1 << away_at)
+        masks[0] &= UNCHOSEN[home_at]
+        masks[1] &= UNCHOSEN[away_at]
         pending[HOME] = pending[AWAY] = -1  # in place: nothing else holds the list
         if self.table:
             self.discards += self.table
@@ -434,7 +439,7 @@ class RugbyLeagueCardsState(GameState):
         # a lean match's instructions, 3.23 -> 3.19 M with callgrind, seeds 0-99 after a warm-up).
         draws: tuple[tuple[int, int], ...] = ()
         while True:
-            a_rank, d_rank = a_card >> 2, d_card >> 2
+            a_rank, d_rank = RANK[a_card], RANK[d_card]
             # I5: every card a side puts down counts, tie-break draws included (the book's examples).
             a_pen = a_rank == last[att]
             d_pen = d_rank == last[dfn]
@@ -606,14 +611,14 @@ class RugbyLeagueCardsState(GameState):
             k_card, o_card = away_card, home_card
         draws: tuple[tuple[int, int], ...] = ()
         # I7: no penalty can be conceded in a kick at goal: its rounds are not tackles.
-        while k_card >> 2 == o_card >> 2:
+        while RANK[k_card] == RANK[o_card]:
             k_card = self._draw()
             o_card = self._draw()
             self.table += (k_card, o_card) if kicker == HOME else (o_card, k_card)
             draws += ((k_card, o_card),)
         self.revealed = self.table  # shared, as a tackle's
         contest[4] += 1
-        won = k_card >> 2 > o_card >> 2
+        won = RANK[k_card] > RANK[o_card]
         if won:
             contest[3] += 1
         wins, rounds = contest[3], contest[4]
