@@ -21,7 +21,7 @@ from typing import NamedTuple
 from engine.core import AWAY, HOME, JSON, GameState, SeatView, View
 from engine.players import Player, register_player
 from engine.rugby_champion_solo.cards import DECK
-from engine.rugby_champion_solo.rules import ChampionSeatView, RugbyChampionSoloState
+from engine.rugby_champion_solo.rules import _CHALLENGES, _PAIRS, ChampionSeatView, RugbyChampionSoloState
 from engine.search import SearchPlayer, normal_cdf, result_value
 
 # What each challenge result is worth to the person, roughly in points.
@@ -295,13 +295,18 @@ def _best_play(seen: list[str], situation: Situation, legal: list[str]) -> str |
 
 
 # The cards of every attack and set-piece action, split once: "play:<card>:<type>[:<direction>]" -> (card, type)
-# and "pair:<card>:<card>" -> the two cards.
-_PLAY_PARTS = {f"play:{c}:{t}{going}": (c, t) for c in DECK.players for t in DECK.challenge_types
-               for going in ("", ":left", ":right")}
-_PAIR_PARTS = {f"pair:{a}:{b}": (a, b) for a in DECK.players for b in DECK.players if a < b}
+# and "pair:<card>:<card>" -> the two cards. Keyed by the rules' own action strings, the very objects of the legal
+# actions, which a dict then finds by identity without comparing their characters.
+_PLAY_PARTS = {action: (card_id, ctype) for action, (card_id, ctype, _going) in _CHALLENGES.items()}
+_PAIR_PARTS = {action: (a, b) if a < b else (b, a) for a, pairs in _PAIRS.items() for b, action in pairs.items()}
 # Each card's value per challenge type (the set pieces read theirs).
 _VALUES = {ctype: {card_id: c.values[ctype] for card_id, c in DECK.players.items()} for ctype in DECK.challenge_types}
 _SORTED_VALUES = {ctype: sorted(values.values()) for ctype, values in _VALUES.items()}
+# _PAIR_WORTHS[type][pair action]: the pair's total on the type, and what playing its two cards costs (the very float
+# a lineout or scrum decision took off each pair's chance: worked out once, 10 % of a lean club match's set-piece
+# decisions' instructions).
+_PAIR_WORTHS = {ctype: {action: (values[a] + values[b], 0.05 * (_WORTH[a] + _WORTH[b]))
+                        for action, (a, b) in _PAIR_PARTS.items()} for ctype, values in _VALUES.items()}
 
 
 class _ViewFacts:
@@ -375,22 +380,20 @@ class RugbyChampionClubPlayer(Player):
             assert setpiece is not None  # a lineout or scrum shows its card
             piece = setpiece["card"]
             ctype = piece["type"]
-            values_of = _VALUES[ctype]
             n_unseen = max(1, len(_DECK_IDS) - len(seen))
             # A pair wins against the unseen cards whose value, added to the set-piece card's, is below its total:
             # as many as in the whole deck, less the seen ones.
-            seen_values = sorted(map(values_of.__getitem__, seen))
+            seen_values = sorted(map(_VALUES[ctype].__getitem__, seen))
+            deck_values, above = _SORTED_VALUES[ctype], piece["value"]
             wins_by_total: dict[int, float] = {}  # many pairs add up to the same total
             scores = []
-            for action in legal:
-                a, b = _PAIR_PARTS[action]
-                pair_total = values_of[a] + values_of[b]
+            for pair_total, kept_worth in map(_PAIR_WORTHS[ctype].__getitem__, legal):
                 wins = wins_by_total.get(pair_total)
                 if wins is None:
-                    below = pair_total - piece["value"]
-                    beaten = bisect_left(_SORTED_VALUES[ctype], below) - bisect_left(seen_values, below)
+                    below = pair_total - above
+                    beaten = bisect_left(deck_values, below) - bisect_left(seen_values, below)
                     wins = wins_by_total[pair_total] = beaten / n_unseen
-                scores.append(wins - 0.05 * (_WORTH[a] + _WORTH[b]))
+                scores.append(wins - kept_worth)
             return scores
         unseen_ids = _unseen(seen)
         n_unseen = max(1, len(unseen_ids))
