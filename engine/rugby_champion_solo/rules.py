@@ -131,6 +131,9 @@ class RugbyChampionSoloState(GameState):
                     "advantage", "extra_card", "score", "tries", "conversions", "phase", "slot", "direction",
                     "forced_type", "setpiece", "last", "over", "phases", "challenges")
 
+    _last: JSON | None  # the last contest (``last``), or None while _last_challenge holds a challenge's parts
+    _last_challenge: tuple[int, str, str, str, int, int, str | None, str, int] | None
+
     # ---- setup and halves ------------------------------------------------------------------
     def setup(self) -> None:
         if self.options["halves"] not in (1, 2):
@@ -142,7 +145,7 @@ class RugbyChampionSoloState(GameState):
         self.phases = 0
         self.challenges = [0, 0, 0]  # won, drawn, lost by the person
         self.over = False
-        self.last: JSON | None = None
+        self.last = None
         self._start_half()
 
     def _start_half(self) -> None:
@@ -164,6 +167,24 @@ class RugbyChampionSoloState(GameState):
         if self.record_events:
             self.emit("half", None, f"Half {self.half} starts.", half=self.half)
         self._guard(self._start_attack)
+
+    @property
+    def last(self) -> JSON | None:
+        """The last contest, as the board shows it and the state is saved. A challenge leaves only its parts
+        (``_last_challenge``), made into this dict when it is read: a lean club match's 25 challenges spent 2 % of
+        its instructions on building dicts nobody read."""
+        if self._last_challenge is not None:
+            slot, ctype, mine, theirs, pv, nv, support, note, margin = self._last_challenge
+            self._last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine,
+                          "np_card": theirs, "value": pv, "np_value": nv, "support": support, "note": note,
+                          "margin": margin}
+            self._last_challenge = None
+        return self._last
+
+    @last.setter
+    def last(self, contest: JSON | None) -> None:
+        self._last = contest
+        self._last_challenge = None
 
     def _guard(self, step: Callable[..., None], *args: Any) -> None:
         """Run a step; if it needs a card from an empty draw pile, the half ends there."""
@@ -335,8 +356,8 @@ class RugbyChampionSoloState(GameState):
         if effect is not None and effect.effect == "support":
             nv += effect.bonus
         margin = pv - nv
-        self.last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine, "np_card": theirs,
-                     "value": pv, "np_value": nv, "support": support, "note": note, "margin": margin}
+        # The last contest's dict is worded when read (a view, a save): most challenges are never looked at.
+        self._last, self._last_challenge = None, (slot, ctype, mine, theirs, pv, nv, support, note, margin)
         if self.record_events:
             text = (f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your {PLAYERS[mine].name} "
                     f"{pv} v {PLAYERS[theirs].name} {raw}" + (f" ({note})" if note else ""))
@@ -344,7 +365,7 @@ class RugbyChampionSoloState(GameState):
                 text += f"; {NP} draws a support card: {effect.name}" + (
                     f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
             if self.record_events:
-                self.emit("challenge", HOME, text + ".", **self.last)
+                self.emit("challenge", HOME, text + ".", **self.last or {})
         if effect is not None and effect.effect == "foul":
             if self.record_events:
                 self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
