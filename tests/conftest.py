@@ -2,6 +2,7 @@
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 from django.core.cache.backends.redis import RedisCache
@@ -280,6 +281,32 @@ def _fresh_local_cache():
 
     if django_settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
         cache.clear()
+
+
+def _run_folder(tmp_path_factory) -> Path:
+    """The test run's own temporary folder, shared by the workers of a parallel run (pytest-xdist gives each worker
+    a folder inside its controller's)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> Path:
+    """The site's static files for the real sites that tests start (tests/live_site.py), collected once per test run
+    and shared by its workers: collectstatic cost some 4.5 s of CPU each time, and each test or module collected
+    them again."""
+    from tests.live_site import collect_static, made_once
+
+    return made_once(_run_folder(tmp_path_factory), "static", collect_static)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A migrated SQLite database that each SQLite site a test starts copies (``LiveSite(sqlite_template=...)``),
+    made once per test run and shared by its workers, as PostgreSQL's sites copy the migrated template."""
+    from tests.live_site import made_once, migrate_sqlite
+
+    return made_once(_run_folder(tmp_path_factory), "sqlite", migrate_sqlite) / "site.sqlite3"
 
 
 @pytest.fixture

@@ -9,9 +9,11 @@ database and runs in the test's process. Used by the tests of simultaneous moves
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -19,6 +21,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +64,10 @@ def fresh_database(base: str, name: str) -> bool:
 class LiveSite:
     """Start with :meth:`start`, stop with :meth:`stop` (or use it as a context manager)."""
 
-    def __init__(self, kind: str, folder: Path, static_root: Path, redis_url: str = ""):
+    def __init__(self, kind: str, folder: Path, static_root: Path, redis_url: str = "",
+                 sqlite_template: Path | None = None):
+        """``sqlite_template``: a migrated SQLite database (``migrated_sqlite``) that a SQLite site starts from as a
+        copy instead of migrating its own."""
         self.kind = kind
         self.folder = folder
         self.port = free_port()
@@ -71,6 +77,9 @@ class LiveSite:
         self.migrated = False
         if kind == "sqlite":
             database_url = f"sqlite:///{folder / 'site.sqlite3'}"
+            if sqlite_template is not None:
+                shutil.copyfile(sqlite_template, folder / "site.sqlite3")
+                self.migrated = True
         else:
             base = os.environ["DATABASE_URL"]
             self.pg_name = f"rugby_site_{uuid.uuid4().hex[:10]}"
@@ -142,8 +151,32 @@ class LiveSite:
         self.stop()
 
 
+def made_once(base: Path, name: str, make: Callable[[Path], None]) -> Path:
+    """``base/name``, made by ``make(path)`` for the first process of the test run that asks for it; the others wait
+    for it (a lock) and share it. Made in a folder of another name, renamed when whole."""
+    base.mkdir(parents=True, exist_ok=True)
+    made = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.exists():
+            partial = base / f"{name}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            make(partial)
+            partial.rename(made)
+    return made
+
+
+def migrate_sqlite(folder: Path) -> None:
+    """A migrated SQLite database, ``folder/site.sqlite3``: what a SQLite site's ``manage.py migrate`` makes (some 6 s
+    of CPU on a quiet machine), for ``LiveSite`` to copy."""
+    folder.mkdir(parents=True)
+    site = LiveSite("sqlite", folder, folder)
+    site.manage("migrate", "--noinput", "-v", "0")
+
+
 def collect_static(static_root: Path) -> None:
-    """The site's static files (DEBUG off serves the hashed, compressed copies), collected once per test run."""
+    """The site's static files (DEBUG off serves the hashed, compressed copies): tests/conftest.py's ``static_root``
+    collects them once per test run."""
     env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "collect", "STATIC_ROOT": str(static_root)}
     subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=600)

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-from tests.live_site import LiveSite, collect_static, postgres_available
+from tests.live_site import LiveSite, postgres_available
 
 pytestmark = [pytest.mark.integration]
 
@@ -41,11 +41,9 @@ print(json.dumps({"fixture": fixture.pk}))
 
 
 @pytest.fixture
-def site(tmp_path_factory, tmp_path):
+def site(static_root, tmp_path):
     if not postgres_available() or "Redis" not in settings.CACHES["default"]["BACKEND"]:
         pytest.skip("needs PostgreSQL and Redis (bash scripts/test starts them)")
-    static_root = tmp_path_factory.mktemp("static")
-    collect_static(static_root)
     site = LiveSite("postgresql", tmp_path, static_root, redis_url=settings.CACHES["default"]["LOCATION"])
     site.env["CELERY_TASK_ALWAYS_EAGER"] = "true"
     site.env["CACHE_MIRROR_SECONDS"] = "60"  # a change not heard would be served stale for a minute

@@ -23,7 +23,7 @@ from engine import rulesets
 from league.models import Result, Tournament
 from matches import services
 from matches.models import Match, MatchEvent, MatchSeat
-from tests.live_site import SETUP, LiveSite, collect_static, postgres_available
+from tests.live_site import SETUP, LiveSite, postgres_available
 from tests.matches.conftest import make_fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -57,18 +57,12 @@ def _ply(page) -> int:
 # ---- simultaneous blind choices --------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("static")
-    collect_static(root)
-    return root
-
-
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_blind_choices_clicked_at_the_same_instant_all_land(browser, tmp_path, static_root, kind):
+def test_blind_choices_clicked_at_the_same_instant_all_land(browser, tmp_path, static_root, request, kind):
     if kind == "postgresql" and not postgres_available():
         pytest.skip("needs PostgreSQL in DATABASE_URL (bash scripts/test starts one)")
-    with LiveSite(kind, tmp_path, static_root) as site:
+    template = request.getfixturevalue("migrated_sqlite") if kind == "sqlite" else None
+    with LiveSite(kind, tmp_path, static_root, sqlite_template=template) as site:
         data = site.shell_json(SETUP.format(n=SIMULTANEOUS_MATCHES))
         home, away = _page(browser), _page(browser)
         _login(home, site.url, "hannah", "pw-hannah-1")

@@ -15,25 +15,19 @@ import urllib.request
 
 import pytest
 
-from tests.live_site import SETUP, LiveSite, collect_static, postgres_available
+from tests.live_site import SETUP, LiveSite, postgres_available
 
 pytestmark = [pytest.mark.integration]
 
 MATCHES = 15
 
 
-@pytest.fixture(scope="session")
-def static_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("static")
-    collect_static(root)
-    return root
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def site(request, tmp_path, static_root):
     if request.param == "postgresql" and not postgres_available():
         pytest.skip("needs PostgreSQL in DATABASE_URL (bash scripts/test starts one)")
-    with LiveSite(request.param, tmp_path, static_root) as site:
+    template = request.getfixturevalue("migrated_sqlite") if request.param == "sqlite" else None
+    with LiveSite(request.param, tmp_path, static_root, sqlite_template=template) as site:
         yield site
         assert "Traceback" not in site.log(), site.log()
 
