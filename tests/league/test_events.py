@@ -10,6 +10,7 @@ from collections import defaultdict
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -23,6 +24,7 @@ from league.event_selectors import event_bookings, event_clashes, event_fixtures
 from league.models import Division, Event, Fixture, Result, ScheduleChange, Tournament
 from league.services import events as event_services
 from tests.league.api_factories import make_team
+from tests.worlds import fresh, made_once
 
 pytestmark = pytest.mark.django_db
 
@@ -47,15 +49,16 @@ def league_division(event, user, slug, teams, **options):
     return tournament
 
 
-@pytest.fixture
-def festival(organiser):
-    """Three divisions (U11: 4 nations, U13: 6 nations, U15: 4 own teams) on four pitches."""
+def _festival_world() -> dict:
+    """The organiser's festival: three divisions (U11: 4 nations, U13: 6 nations, U15: 4 own teams) on four
+    pitches."""
+    organiser = get_user_model().objects.create_user(username="organiser", password="pw-organiser-1")
     event = make_event(organiser)
     own = [make_team(code, user=organiser).code for code in ("GRA", "GRB", "GRC", "GRD")]
     u11 = league_division(event, organiser, "u11", ["FRA", "NZL", "IRE", "RSA"])
     u13 = league_division(event, organiser, "u13", ["ENG", "ARG", "WAL", "FIJ", "SCO", "AUS"])
     u15 = league_division(event, organiser, "u15", own)
-    return event, [u11, u13, u15]
+    return {"organiser": organiser, "event": event, "u11": u11, "u13": u13, "u15": u15}
 
 
 def local(fixture):
@@ -84,41 +87,243 @@ def digest():
     return sorted(Fixture.objects.values_list("pk", "kickoff", "venue"))
 
 
-# --- the whole day ---------------------------------------------------------------------------------------------
+# --- a festival: the whole day, a division's changes against the others, the API on it ----------------------------
 
 
-def test_three_divisions_on_four_pitches_with_no_clash(festival, organiser):
-    event, divisions = festival
-    count = event_services.event_schedule(event=event, user=organiser)
-    assert count == 6 + 15 + 6
-    fixtures = list(event_fixtures(event))
-    assert all(f.kickoff is not None and f.venue in PITCHES for f in fixtures)
-    assert min(local(f) for f in fixtures).strftime("%H:%M") == "09:00"
-    assert stored_clashes(event) == [] and event_clashes(event) == []
-    # Every division plays from the first slot: no division waits for another's whole day.
-    first = {f.tournament_id for f in fixtures if local(f).strftime("%H:%M") == "09:00"}
-    assert first == {t.pk for t in divisions}
-    # One audit row per division, and each division's pages are refreshed.
-    assert ScheduleChange.objects.filter(action="retime", tournament__in=divisions).count() == 3
-    for t in divisions:
-        old = t.version
-        t.refresh_from_db()
-        assert t.version > old and t.first_day == DAY and t.pitches == PITCHES and t.slot_minutes == 20
+class TestTheFestival:
+    """The festival's three divisions on four pitches, made once for the class (some 0.4 s of CPU, each of its 14
+    tests made its own; tests/worlds.py): each test runs in a savepoint of it."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def _world(cls, django_db_setup, django_db_blocker):
+        with made_once(django_db_blocker, _festival_world) as rows:
+            yield rows
+
+    @pytest.fixture
+    def organiser(self, _world):
+        return fresh(_world, "organiser")
+
+    @pytest.fixture
+    def festival(self, _world):
+        """Three divisions (U11: 4 nations, U13: 6 nations, U15: 4 own teams) on four pitches."""
+        return fresh(_world, "event"), [fresh(_world, slug) for slug in ("u11", "u13", "u15")]
+
+    def test_three_divisions_on_four_pitches_with_no_clash(self, festival, organiser):
+        event, divisions = festival
+        count = event_services.event_schedule(event=event, user=organiser)
+        assert count == 6 + 15 + 6
+        fixtures = list(event_fixtures(event))
+        assert all(f.kickoff is not None and f.venue in PITCHES for f in fixtures)
+        assert min(local(f) for f in fixtures).strftime("%H:%M") == "09:00"
+        assert stored_clashes(event) == [] and event_clashes(event) == []
+        # Every division plays from the first slot: no division waits for another's whole day.
+        first = {f.tournament_id for f in fixtures if local(f).strftime("%H:%M") == "09:00"}
+        assert first == {t.pk for t in divisions}
+        # One audit row per division, and each division's pages are refreshed.
+        assert ScheduleChange.objects.filter(action="retime", tournament__in=divisions).count() == 3
+        for t in divisions:
+            old = t.version
+            t.refresh_from_db()
+            assert t.version > old and t.first_day == DAY and t.pitches == PITCHES and t.slot_minutes == 20
+
+    def test_rest_gap_is_held_between_a_teams_matches(self, festival, organiser):
+        event, _divisions = festival
+        event_services.event_update(event=event, rest_minutes=25)
+        event_services.event_schedule(event=event, user=organiser)
+        assert stored_clashes(event, rest=25) == []
+        by_team = defaultdict(list)
+        for f in event_fixtures(event):
+            for entry in (f.home, f.away):
+                by_team[entry.pk].append(f.kickoff)
+        for kickoffs in by_team.values():
+            kickoffs.sort()
+            for a, b in zip(kickoffs, kickoffs[1:], strict=False):
+                assert b - a >= dt.timedelta(minutes=20 + 25)
+
+    def test_a_day_that_does_not_fit_is_refused_by_n_slots(self, festival, organiser):
+        event, _divisions = festival
+        event_services.event_update(event=event, finish_by=dt.time(10, 0))
+        before = digest()
+        with pytest.raises(Conflict) as refused:
+            event_services.event_schedule(event=event, user=organiser)
+        # Rounds 1-3 of all three divisions take 2 slots each on 4 pitches, U13's rounds 4-5 one each: 8 slots
+        # of 25 minutes from 09:00, the last over at 12:15. By 10:00 only 2 slots are over: 6 slots too many.
+        assert refused.value.reason == "does_not_fit"
+        assert "does not fit by 6 slots" in refused.value.text and "20 matches" in refused.value.text
+        assert refused.value.data == {"slots": 6, "late": 20}
+        assert digest() == before
+        event_services.event_update(event=event, finish_by=dt.time(12, 14))
+        with pytest.raises(Conflict, match="by 1 slots"):
+            event_services.event_schedule(event=event, user=organiser)
+        event_services.event_update(event=event, finish_by=dt.time(12, 15))
+        assert event_services.event_schedule(event=event, user=organiser) == 27
+
+    def test_moving_one_fixture_onto_another_divisions_pitch_is_refused(self, festival, organiser):
+        event, (u11, u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        ours, theirs = clash_target(u11, u13)
+        before = digest()
+        with pytest.raises(Conflict) as refused:
+            services.fixture_move(fixture=ours, kickoff=theirs.kickoff, venue=theirs.venue, user=organiser)
+        assert refused.value.reason == "clash"
+        assert "double-booked" in refused.value.text and "U13" in refused.value.text
+        assert digest() == before
+
+    def test_a_divisions_push_onto_the_others_is_refused_then_the_event_push_moves_all(self, festival, organiser):
+        event, (u11, _u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        last = max(local(f) for f in Fixture.objects.filter(tournament=u11))
+        before = digest()
+        with pytest.raises(Conflict):  # U11's later matches pushed 25 minutes land on the others' slots
+            services.fixtures_push(tournament=u11, day=DAY, after=dt.time(9, 25), minutes=25, user=organiser)
+        assert digest() == before
+        moved = event_services.event_push(event=event, after=dt.time(9, 25), minutes=25, user=organiser)
+        assert moved == 27 - 4  # every match after the first slot, in every division
+        assert max(local(f) for f in Fixture.objects.filter(tournament=u11)) == last + dt.timedelta(minutes=25)
+        assert stored_clashes(event) == []
+        assert ScheduleChange.objects.filter(action="push").count() == 3
+
+    def test_event_push_into_a_played_match_is_refused(self, festival, organiser):
+        event, (u11, _u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        first = Fixture.objects.filter(tournament=u11).order_by("kickoff", "id").first()
+        services.result_record(fixture=first, home_score=10, away_score=5, home_tries=2, away_tries=1, user=organiser)
+        before = digest()
+        with pytest.raises(Conflict) as refused:  # everything else brought 25 minutes forward onto 09:00
+            event_services.event_push(event=event, after=dt.time(9, 25), minutes=-25, user=organiser)
+        assert refused.value.reason == "clash"
+        assert digest() == before
+
+    def test_a_single_division_retimed_goes_around_the_others(self, festival, organiser):
+        event, (u11, _u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        services.schedule_retime(tournament=u11, user=organiser)
+        assert stored_clashes(event) == []
+
+    def test_moving_the_day_keeps_local_times_and_is_refused_once_played(self, festival, organiser):
+        event, (u11, _u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        times = sorted(local(f).time() for f in event_fixtures(event))
+        event_services.event_update(event=event, day=DAY + dt.timedelta(days=7), user=organiser)
+        assert sorted(local(f).time() for f in event_fixtures(event)) == times
+        assert {local(f).date() for f in event_fixtures(event)} == {DAY + dt.timedelta(days=7)}
+        u11.refresh_from_db()
+        assert u11.first_day == DAY + dt.timedelta(days=7)
+        fixture = Fixture.objects.filter(tournament=u11).first()
+        services.result_record(fixture=fixture, home_score=10, away_score=5, home_tries=2, away_tries=1, user=organiser)
+        before = digest()
+        with pytest.raises(Conflict):
+            event_services.event_update(event=event, day=DAY, user=organiser)
+        assert digest() == before
+        event.refresh_from_db()
+        assert event.day == DAY + dt.timedelta(days=7)
+
+    def test_a_tournament_is_in_one_event_at_most_and_leaves_it_intact(self, festival, organiser):
+        event, (u11, _u13, _u15) = festival
+        other = make_event(organiser, slug="other")
+        with pytest.raises(Conflict):
+            event_services.division_add(event=other, tournament=u11, user=organiser)
+        event_services.event_schedule(event=event, user=organiser)
+        kept = digest()
+        event_services.division_remove(event=event, tournament=u11)
+        event_services.event_delete(event=event)
+        assert digest() == kept and Tournament.objects.filter(slug="u11").exists()
+        assert not Division.objects.exists()
+
+    def test_api_clash_of_a_divisions_fixture_is_a_409(self, api, festival, organiser):
+        event, (u11, u13, _u15) = festival
+        event_services.event_schedule(event=event, user=organiser)
+        ours, theirs = clash_target(u11, u13)
+        before = digest()
+        response = api.patch(f"/api/fixtures/{ours.pk}/", {"kickoff": theirs.kickoff.isoformat(),
+                                                           "venue": theirs.venue}, format="json")
+        assert response.status_code == 409 and response.json()["code"] == "clash"
+        assert digest() == before
+        late = api.patch("/api/events/festival/", {"finish_by": "09:30"}, format="json")
+        assert late.status_code == 200
+        refused = api.post("/api/events/festival/schedule/", {}, format="json")
+        assert refused.status_code == 409 and refused.json()["code"] == "does_not_fit"
+        assert "does not fit by" in refused.json()["detail"] and refused.json()["slots"] >= 1
+
+    def test_api_permissions(self, festival, organiser, django_user_model):
+        event, (u11, _u13, _u15) = festival
+        stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+        anonymous, other = APIClient(), APIClient()
+        other.force_authenticate(stranger)
+        assert anonymous.get("/api/events/festival/").status_code == 200
+        assert anonymous.post("/api/events/", {"name": "X"}, format="json").status_code in (401, 403)
+        assert anonymous.post("/api/events/festival/schedule/", {}, format="json").status_code in (401, 403)
+        for method, url, body in [("patch", "/api/events/festival/", {"name": "Mine"}),
+                                  ("post", "/api/events/festival/schedule/", {}),
+                                  ("post", "/api/events/festival/push/", {"after": "09:00", "minutes": 5}),
+                                  ("post", "/api/events/festival/divisions/", {"name": "Sneaky"}),
+                                  ("delete", "/api/events/festival/divisions/u11/", None),
+                                  ("delete", "/api/events/festival/", None),
+                                  ("get", "/api/events/festival/clashes/", None)]:
+            response = getattr(other, method)(url, body, format="json")
+            assert response.status_code == 403, (method, url, response.content)
+        # Taking in a tournament you do not organise: 403; one in an event already: 409.
+        theirs = services.tournament_create_from_preset("league", name="Theirs", slug="theirs",
+                                                        teams=["FRA", "NZL"], user=stranger)
+        api = APIClient()
+        api.force_authenticate(organiser)
+        assert api.post("/api/events/festival/divisions/", {"tournament": "theirs"}, format="json").status_code == 403
+        mine = make_event(organiser, slug="mine-too")
+        assert api.post(f"/api/events/{mine.slug}/divisions/", {"tournament": "u11"}, format="json").status_code == 409
+        assert not Division.objects.filter(tournament=theirs).exists()
+        # A draft is hidden from others (404), listed for its organisers.
+        draft = make_event(organiser, slug="secret", status=Tournament.Status.DRAFT)
+        assert other.get("/api/events/secret/").status_code == 404
+        assert "secret" not in [e["slug"] for e in other.get("/api/events/").json()["results"]]
+        assert "secret" in [e["slug"] for e in api.get("/api/events/").json()["results"]]
+        assert Event.objects.filter(pk=draft.pk, name="Saturday festival").exists()
+
+    @pytest.mark.parametrize("url, body", [
+        ("/api/events/", {"name": ""}),
+        ("/api/events/", {"name": "X", "slot_minutes": 0}),
+        ("/api/events/", {"name": "X", "pitches": "Pitch 1"}),
+        ("/api/events/", {"name": "X", "pitches": ["A", "a"]}),
+        ("/api/events/", {"name": "X", "first_kickoff": "25:00"}),
+        ("/api/events/", {"name": "X", "first_kickoff": "10:00", "finish_by": "09:00"}),
+        ("/api/events/", {"name": "X", "time_zone": "Mars/Base"}),
+        ("/api/events/", {"name": "X", "slug": "festival"}),
+        ("/api/events/", {"name": "X", "slug": "no spaces"}),
+        ("/api/events/", {"name": "X", "day": "2026-02-30"}),
+        ("/api/events/festival/divisions/", {}),
+        ("/api/events/festival/divisions/", {"name": "A", "tournament": "u11"}),
+        ("/api/events/festival/divisions/", {"name": "A", "format": "tiddlywinks"}),
+        ("/api/events/festival/push/", {"after": "09:00", "minutes": 0}),
+        ("/api/events/festival/push/", {"after": "nine", "minutes": 5}),
+        ("/api/events/festival/push/", {"after": "09:00", "minutes": 100000}),
+        ("/api/events/festival/push/", {"after": "23:59", "minutes": 5}),
+    ])
+    def test_api_bad_input_is_a_400(self, api, festival, url, body):
+        before = (digest(), list(Event.objects.values_list("slug", "slot_minutes", "pitches")))
+        response = api.post(url, body, format="json")
+        assert response.status_code == 400, response.content
+        assert before == (digest(), list(Event.objects.values_list("slug", "slot_minutes", "pitches")))
+
+    def test_api_unknown_event_and_division_are_404(self, api, festival):
+        assert api.get("/api/events/nope/").status_code == 404
+        assert api.post("/api/events/nope/schedule/", {}, format="json").status_code == 404
+        assert api.post("/api/events/festival/divisions/", {"tournament": "nope"}, format="json").status_code == 404
+        assert api.delete("/api/events/festival/divisions/nope/").status_code == 404
+        assert api.patch("/api/events/festival/", {"slug": "renamed"}, format="json").status_code == 400
+
+    def test_a_divisions_fixtures_made_later_go_around_the_other_divisions(self, festival, organiser):
+        """A new division's round robin (and a division's re-generated one) is placed around the day's others."""
+        event, _divisions = festival
+        event_services.event_schedule(event=event, user=organiser)
+        late = event_services.division_create(event=event, name="Under 9", user=organiser)
+        services.entries_add(tournament=late, teams=["ITA", "URU", "NAM", "POR"], pool="A")
+        services.fixtures_generate_round_robin(tournament=late)
+        fixtures = list(Fixture.objects.filter(tournament=late))
+        assert len(fixtures) == 6 and all(f.kickoff and f.venue in PITCHES for f in fixtures)
+        assert stored_clashes(event) == []
 
 
-def test_rest_gap_is_held_between_a_teams_matches(festival, organiser):
-    event, _divisions = festival
-    event_services.event_update(event=event, rest_minutes=25)
-    event_services.event_schedule(event=event, user=organiser)
-    assert stored_clashes(event, rest=25) == []
-    by_team = defaultdict(list)
-    for f in event_fixtures(event):
-        for entry in (f.home, f.away):
-            by_team[entry.pk].append(f.kickoff)
-    for kickoffs in by_team.values():
-        kickoffs.sort()
-        for a, b in zip(kickoffs, kickoffs[1:], strict=False):
-            assert b - a >= dt.timedelta(minutes=20 + 25)
+# --- the whole day of other events, and a division's settings -------------------------------------------------------
 
 
 def test_a_player_in_two_divisions_never_plays_twice_at_once(organiser, django_user_model):
@@ -167,25 +372,6 @@ def test_knockout_division_after_its_pools(organiser):
     assert stored_clashes(event) == []
 
 
-def test_a_day_that_does_not_fit_is_refused_by_n_slots(festival, organiser):
-    event, _divisions = festival
-    event_services.event_update(event=event, finish_by=dt.time(10, 0))
-    before = digest()
-    with pytest.raises(Conflict) as refused:
-        event_services.event_schedule(event=event, user=organiser)
-    # Rounds 1-3 of all three divisions take 2 slots each on 4 pitches, U13's rounds 4-5 one each: 8 slots
-    # of 25 minutes from 09:00, the last over at 12:15. By 10:00 only 2 slots are over: 6 slots too many.
-    assert refused.value.reason == "does_not_fit"
-    assert "does not fit by 6 slots" in refused.value.text and "20 matches" in refused.value.text
-    assert refused.value.data == {"slots": 6, "late": 20}
-    assert digest() == before
-    event_services.event_update(event=event, finish_by=dt.time(12, 14))
-    with pytest.raises(Conflict, match="by 1 slots"):
-        event_services.event_schedule(event=event, user=organiser)
-    event_services.event_update(event=event, finish_by=dt.time(12, 15))
-    assert event_services.event_schedule(event=event, user=organiser) == 27
-
-
 def test_nothing_to_schedule_and_no_pitches_are_clear_errors(organiser):
     event = make_event(organiser, slug="empty", pitches=[])
     with pytest.raises(ValidationError, match="pitches"):
@@ -193,87 +379,6 @@ def test_nothing_to_schedule_and_no_pitches_are_clear_errors(organiser):
     event_services.event_update(event=event, pitches=["A"])
     with pytest.raises(ValidationError, match="division"):
         event_services.event_schedule(event=event)
-
-
-# --- one division's changes are checked against the others ------------------------------------------------------
-
-
-def test_moving_one_fixture_onto_another_divisions_pitch_is_refused(festival, organiser):
-    event, (u11, u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    ours, theirs = clash_target(u11, u13)
-    before = digest()
-    with pytest.raises(Conflict) as refused:
-        services.fixture_move(fixture=ours, kickoff=theirs.kickoff, venue=theirs.venue, user=organiser)
-    assert refused.value.reason == "clash"
-    assert "double-booked" in refused.value.text and "U13" in refused.value.text
-    assert digest() == before
-
-
-def test_a_divisions_push_onto_the_others_is_refused_then_the_event_push_moves_all(festival, organiser):
-    event, (u11, _u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    last = max(local(f) for f in Fixture.objects.filter(tournament=u11))
-    before = digest()
-    with pytest.raises(Conflict):  # U11's later matches pushed 25 minutes land on the others' slots
-        services.fixtures_push(tournament=u11, day=DAY, after=dt.time(9, 25), minutes=25, user=organiser)
-    assert digest() == before
-    moved = event_services.event_push(event=event, after=dt.time(9, 25), minutes=25, user=organiser)
-    assert moved == 27 - 4  # every match after the first slot, in every division
-    assert max(local(f) for f in Fixture.objects.filter(tournament=u11)) == last + dt.timedelta(minutes=25)
-    assert stored_clashes(event) == []
-    assert ScheduleChange.objects.filter(action="push").count() == 3
-
-
-def test_event_push_into_a_played_match_is_refused(festival, organiser):
-    event, (u11, _u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    first = Fixture.objects.filter(tournament=u11).order_by("kickoff", "id").first()
-    services.result_record(fixture=first, home_score=10, away_score=5, home_tries=2, away_tries=1, user=organiser)
-    before = digest()
-    with pytest.raises(Conflict) as refused:  # everything else brought 25 minutes forward onto 09:00
-        event_services.event_push(event=event, after=dt.time(9, 25), minutes=-25, user=organiser)
-    assert refused.value.reason == "clash"
-    assert digest() == before
-
-
-def test_a_single_division_retimed_goes_around_the_others(festival, organiser):
-    event, (u11, _u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    services.schedule_retime(tournament=u11, user=organiser)
-    assert stored_clashes(event) == []
-
-
-def test_moving_the_day_keeps_local_times_and_is_refused_once_played(festival, organiser):
-    event, (u11, _u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    times = sorted(local(f).time() for f in event_fixtures(event))
-    event_services.event_update(event=event, day=DAY + dt.timedelta(days=7), user=organiser)
-    assert sorted(local(f).time() for f in event_fixtures(event)) == times
-    assert {local(f).date() for f in event_fixtures(event)} == {DAY + dt.timedelta(days=7)}
-    u11.refresh_from_db()
-    assert u11.first_day == DAY + dt.timedelta(days=7)
-    fixture = Fixture.objects.filter(tournament=u11).first()
-    services.result_record(fixture=fixture, home_score=10, away_score=5, home_tries=2, away_tries=1, user=organiser)
-    before = digest()
-    with pytest.raises(Conflict):
-        event_services.event_update(event=event, day=DAY, user=organiser)
-    assert digest() == before
-    event.refresh_from_db()
-    assert event.day == DAY + dt.timedelta(days=7)
-
-
-def test_a_tournament_is_in_one_event_at_most_and_leaves_it_intact(festival, organiser):
-    event, (u11, _u13, _u15) = festival
-    other = make_event(organiser, slug="other")
-    with pytest.raises(Conflict):
-        event_services.division_add(event=other, tournament=u11, user=organiser)
-    event_services.event_schedule(event=event, user=organiser)
-    kept = digest()
-    event_services.division_remove(event=event, tournament=u11)
-    event_services.event_delete(event=event)
-    assert digest() == kept and Tournament.objects.filter(slug="u11").exists()
-    assert not Division.objects.exists()
 
 
 def test_division_create_takes_the_events_plan_and_organisers(organiser, django_user_model):
@@ -339,90 +444,6 @@ def test_api_creates_an_event_adds_divisions_and_schedules_the_day(api, organise
     assert api.get("/api/events/gala-evening/now/").status_code == 200
     assert api.delete("/api/events/gala-evening/divisions/cup/").status_code == 204
     assert api.delete("/api/events/gala-evening/divisions/cup/").status_code == 404
-
-
-def test_api_clash_of_a_divisions_fixture_is_a_409(api, festival, organiser):
-    event, (u11, u13, _u15) = festival
-    event_services.event_schedule(event=event, user=organiser)
-    ours, theirs = clash_target(u11, u13)
-    before = digest()
-    response = api.patch(f"/api/fixtures/{ours.pk}/", {"kickoff": theirs.kickoff.isoformat(),
-                                                       "venue": theirs.venue}, format="json")
-    assert response.status_code == 409 and response.json()["code"] == "clash"
-    assert digest() == before
-    late = api.patch("/api/events/festival/", {"finish_by": "09:30"}, format="json")
-    assert late.status_code == 200
-    refused = api.post("/api/events/festival/schedule/", {}, format="json")
-    assert refused.status_code == 409 and refused.json()["code"] == "does_not_fit"
-    assert "does not fit by" in refused.json()["detail"] and refused.json()["slots"] >= 1
-
-
-def test_api_permissions(festival, organiser, django_user_model):
-    event, (u11, _u13, _u15) = festival
-    stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
-    anonymous, other = APIClient(), APIClient()
-    other.force_authenticate(stranger)
-    assert anonymous.get("/api/events/festival/").status_code == 200
-    assert anonymous.post("/api/events/", {"name": "X"}, format="json").status_code in (401, 403)
-    assert anonymous.post("/api/events/festival/schedule/", {}, format="json").status_code in (401, 403)
-    for method, url, body in [("patch", "/api/events/festival/", {"name": "Mine"}),
-                              ("post", "/api/events/festival/schedule/", {}),
-                              ("post", "/api/events/festival/push/", {"after": "09:00", "minutes": 5}),
-                              ("post", "/api/events/festival/divisions/", {"name": "Sneaky"}),
-                              ("delete", "/api/events/festival/divisions/u11/", None),
-                              ("delete", "/api/events/festival/", None),
-                              ("get", "/api/events/festival/clashes/", None)]:
-        response = getattr(other, method)(url, body, format="json")
-        assert response.status_code == 403, (method, url, response.content)
-    # Taking in a tournament you do not organise: 403; one in an event already: 409.
-    theirs = services.tournament_create_from_preset("league", name="Theirs", slug="theirs",
-                                                    teams=["FRA", "NZL"], user=stranger)
-    api = APIClient()
-    api.force_authenticate(organiser)
-    assert api.post("/api/events/festival/divisions/", {"tournament": "theirs"}, format="json").status_code == 403
-    mine = make_event(organiser, slug="mine-too")
-    assert api.post(f"/api/events/{mine.slug}/divisions/", {"tournament": "u11"}, format="json").status_code == 409
-    assert not Division.objects.filter(tournament=theirs).exists()
-    # A draft is hidden from others (404), listed for its organisers.
-    draft = make_event(organiser, slug="secret", status=Tournament.Status.DRAFT)
-    assert other.get("/api/events/secret/").status_code == 404
-    assert "secret" not in [e["slug"] for e in other.get("/api/events/").json()["results"]]
-    assert "secret" in [e["slug"] for e in api.get("/api/events/").json()["results"]]
-    assert Event.objects.filter(pk=draft.pk, name="Saturday festival").exists()
-
-
-@pytest.mark.parametrize("url, body", [
-    ("/api/events/", {"name": ""}),
-    ("/api/events/", {"name": "X", "slot_minutes": 0}),
-    ("/api/events/", {"name": "X", "pitches": "Pitch 1"}),
-    ("/api/events/", {"name": "X", "pitches": ["A", "a"]}),
-    ("/api/events/", {"name": "X", "first_kickoff": "25:00"}),
-    ("/api/events/", {"name": "X", "first_kickoff": "10:00", "finish_by": "09:00"}),
-    ("/api/events/", {"name": "X", "time_zone": "Mars/Base"}),
-    ("/api/events/", {"name": "X", "slug": "festival"}),
-    ("/api/events/", {"name": "X", "slug": "no spaces"}),
-    ("/api/events/", {"name": "X", "day": "2026-02-30"}),
-    ("/api/events/festival/divisions/", {}),
-    ("/api/events/festival/divisions/", {"name": "A", "tournament": "u11"}),
-    ("/api/events/festival/divisions/", {"name": "A", "format": "tiddlywinks"}),
-    ("/api/events/festival/push/", {"after": "09:00", "minutes": 0}),
-    ("/api/events/festival/push/", {"after": "nine", "minutes": 5}),
-    ("/api/events/festival/push/", {"after": "09:00", "minutes": 100000}),
-    ("/api/events/festival/push/", {"after": "23:59", "minutes": 5}),
-])
-def test_api_bad_input_is_a_400(api, festival, url, body):
-    before = (digest(), list(Event.objects.values_list("slug", "slot_minutes", "pitches")))
-    response = api.post(url, body, format="json")
-    assert response.status_code == 400, response.content
-    assert before == (digest(), list(Event.objects.values_list("slug", "slot_minutes", "pitches")))
-
-
-def test_api_unknown_event_and_division_are_404(api, festival):
-    assert api.get("/api/events/nope/").status_code == 404
-    assert api.post("/api/events/nope/schedule/", {}, format="json").status_code == 404
-    assert api.post("/api/events/festival/divisions/", {"tournament": "nope"}, format="json").status_code == 404
-    assert api.delete("/api/events/festival/divisions/nope/").status_code == 404
-    assert api.patch("/api/events/festival/", {"slug": "renamed"}, format="json").status_code == 400
 
 
 @pytest.mark.parametrize("url, queries", [
@@ -512,13 +533,3 @@ def test_any_day_is_placed_with_no_clash_or_refused_by_slots_and_changes_never_s
         transaction.set_rollback(True)
 
 
-def test_a_divisions_fixtures_made_later_go_around_the_other_divisions(festival, organiser):
-    """A new division's round robin (and a division's re-generated one) is placed around the day's others."""
-    event, _divisions = festival
-    event_services.event_schedule(event=event, user=organiser)
-    late = event_services.division_create(event=event, name="Under 9", user=organiser)
-    services.entries_add(tournament=late, teams=["ITA", "URU", "NAM", "POR"], pool="A")
-    services.fixtures_generate_round_robin(tournament=late)
-    fixtures = list(Fixture.objects.filter(tournament=late))
-    assert len(fixtures) == 6 and all(f.kickoff and f.venue in PITCHES for f in fixtures)
-    assert stored_clashes(event) == []
