@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
@@ -15,6 +16,7 @@ from league import services
 from league.models import Division, Event, Fixture, Tournament
 from league.services import events as event_services
 from tests.league.test_events import DAY, PITCHES, league_division, make_event
+from tests.worlds import fresh, made_once
 
 pytestmark = pytest.mark.django_db
 
@@ -32,43 +34,122 @@ def signed_in(client, organiser):
     return client
 
 
-@pytest.fixture
-def day(organiser):
+def _day_world() -> dict:
+    organiser = get_user_model().objects.create_user(username="organiser", password="pw-organiser-1")
     event = make_event(organiser)
     league_division(event, organiser, "u11", ["FRA", "NZL", "IRE", "RSA"])
     league_division(event, organiser, "u13", ["ENG", "ARG", "WAL", "FIJ"])
     event_services.event_schedule(event=event, user=organiser)
-    return event
+    return {"organiser": organiser, "day": event}
 
 
-def test_public_page_shows_every_division_now_and_next_and_share(client, day):
-    first = Fixture.objects.filter(tournament__division__event=day).order_by("kickoff", "id").first()
-    now = first.kickoff + dt.timedelta(minutes=5)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(timezone, "now", lambda: now)
-        page = client.get("/e/festival/")
-    html = page.content.decode()
-    assert page.status_code == 200
-    assert 'id="division-u11"' in html and 'id="division-u13"' in html
-    assert html.count('class="fixture') >= 12  # both divisions' fixtures
-    assert "On the pitches now and next" in html and "Pitch 1" in html
-    assert "/e/festival/qr.svg" in html and "http://testserver/e/festival/" in html
-    qr = client.get("/e/festival/qr.svg")
-    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
-    screen = client.get("/e/festival/screen/")
-    assert screen.status_code == 200 and screen.content.decode().count('class="slide"') == 3
+class TestTheDay:
+    """The organiser's scheduled day of two divisions, made once for the class of the 9 tests that use it
+    (tests/worlds.py), each test in a savepoint of it."""
 
+    @pytest.fixture(scope="class")
+    @classmethod
+    def _world(cls, django_db_setup, django_db_blocker):
+        with made_once(django_db_blocker, _day_world) as rows:
+            yield rows
 
-def test_draft_event_and_draft_division_are_hidden(client, organiser, day):
-    draft = make_event(organiser, slug="secret", status=Tournament.Status.DRAFT)
-    assert client.get("/e/secret/").status_code == 404
-    assert client.get("/e/nope/").status_code == 404
-    assert client.get("/e/secret/manage/").status_code == 302  # to sign in
-    services.tournament_update(tournament=Tournament.objects.get(slug="u13"), status=Tournament.Status.DRAFT)
-    html = client.get("/e/festival/").content.decode()
-    assert 'id="division-u11"' in html and 'id="division-u13"' not in html
-    client.force_login(organiser)
-    assert client.get(f"/e/{draft.slug}/").status_code == 200
+    @pytest.fixture
+    def organiser(self, _world):
+        return fresh(_world, "organiser")
+
+    @pytest.fixture
+    def day(self, _world):
+        return fresh(_world, "day")
+
+    def test_public_page_shows_every_division_now_and_next_and_share(self, client, day):
+        first = Fixture.objects.filter(tournament__division__event=day).order_by("kickoff", "id").first()
+        now = first.kickoff + dt.timedelta(minutes=5)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(timezone, "now", lambda: now)
+            page = client.get("/e/festival/")
+        html = page.content.decode()
+        assert page.status_code == 200
+        assert 'id="division-u11"' in html and 'id="division-u13"' in html
+        assert html.count('class="fixture') >= 12  # both divisions' fixtures
+        assert "On the pitches now and next" in html and "Pitch 1" in html
+        assert "/e/festival/qr.svg" in html and "http://testserver/e/festival/" in html
+        qr = client.get("/e/festival/qr.svg")
+        assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
+        screen = client.get("/e/festival/screen/")
+        assert screen.status_code == 200 and screen.content.decode().count('class="slide"') == 3
+
+    def test_draft_event_and_draft_division_are_hidden(self, client, organiser, day):
+        draft = make_event(organiser, slug="secret", status=Tournament.Status.DRAFT)
+        assert client.get("/e/secret/").status_code == 404
+        assert client.get("/e/nope/").status_code == 404
+        assert client.get("/e/secret/manage/").status_code == 302  # to sign in
+        services.tournament_update(tournament=Tournament.objects.get(slug="u13"), status=Tournament.Status.DRAFT)
+        html = client.get("/e/festival/").content.decode()
+        assert 'id="division-u11"' in html and 'id="division-u13"' not in html
+        client.force_login(organiser)
+        assert client.get(f"/e/{draft.slug}/").status_code == 200
+
+    @pytest.mark.parametrize("data, message", [
+        ({"action": "settings", "event-name": "X", "event-first_kickoff": "09:00", "event-slot_minutes": "0",
+          "event-changeover_minutes": "5", "event-rest_minutes": "0", "event-visibility": "public",
+          "event-status": "in_progress"}, "Ensure this value is greater than or equal to 1."),
+        ({"action": "settings", "event-name": "X", "event-first_kickoff": "09:00", "event-finish_by": "08:00",
+          "event-slot_minutes": "20", "event-changeover_minutes": "5", "event-rest_minutes": "0",
+          "event-visibility": "public", "event-status": "in_progress", "event-pitches": "A"},
+         "The day must finish after its first kick-off."),
+        ({"action": "push", "push-after": "09:00", "push-minutes": "0"}, "Give a number of minutes other than 0."),
+        ({"action": "push", "push-after": "23:00", "push-minutes": "5"}, "No fixture still to play kicks off"),
+        ({"action": "new_division", "new-name": "", "new-format": "league", "new-points_system": "world_rugby"},
+         "This field is required."),
+        ({"action": "add_division", "add-tournament": "u11"}, "Select a valid choice."),
+        ({"action": "organiser", "org-username": "nobody"}, "No user is called"),
+        ({"action": "bogus"}, "Choose one of the forms below."),
+    ])
+    def test_organiser_page_bad_input_is_shown_not_a_500(self, signed_in, day, data, message):
+        before = sorted(Fixture.objects.values_list("pk", "kickoff", "venue"))
+        response = signed_in.post("/e/festival/manage/", data, follow=True)
+        assert response.status_code == 200
+        assert message in response.content.decode()
+        assert sorted(Fixture.objects.values_list("pk", "kickoff", "venue")) == before
+
+    def test_a_clash_on_the_event_page_is_refused_with_its_message(self, signed_in, day):
+        day.finish_by = None
+        event_services.event_update(event=day, finish_by=dt.time(9, 30))
+        response = signed_in.post("/e/festival/manage/", {"action": "schedule"}, follow=True)
+        assert "does not fit by" in response.content.decode()
+
+    def test_others_get_403_and_404(self, client, day, django_user_model):
+        stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
+        client.force_login(stranger)
+        assert client.get("/e/festival/manage/").status_code == 403
+        assert client.post("/e/festival/manage/", {"action": "schedule"}).status_code == 403
+        assert client.get("/e/nope/manage/").status_code == 404
+        assert client.get("/events/").status_code == 200
+        assert client.get("/events/new/").status_code == 200
+
+    def test_division_schedule_page_links_back_to_the_event(self, signed_in, day):
+        html = signed_in.get("/t/u11/manage/schedule/").content.decode()
+        assert "/e/festival/manage/" in html
+
+    @pytest.mark.parametrize("page", ["", "teams/", "fixtures/", "results/", "settings/"])
+    def test_every_division_page_leads_back_to_its_event(self, signed_in, day, page):
+        """An organiser sent to a division's pages after adding it finds the way back to the event's day."""
+        html = signed_in.get(f"/t/u11/manage/{page}").content.decode()
+        crumbs = html.split('<p class="crumbs">', 1)[1].split("</p>", 1)[0]
+        assert '<a href="/e/festival/manage/">' in crumbs
+
+    def test_a_tournament_on_its_own_has_no_event_crumb(self, signed_in, day, organiser):
+        services.tournament_create(name="Alone", slug="alone", user=organiser)
+        crumbs = signed_in.get("/t/alone/manage/").content.decode().split('<p class="crumbs">', 1)[1].split("</p>")[0]
+        assert "/e/" not in crumbs and "/t/alone/manage/" in crumbs
+
+    def test_manage_page_shows_stored_clashes(self, signed_in, day):
+        fixtures = list(Fixture.objects.filter(tournament__slug__in=["u11", "u13"]).order_by("kickoff", "id")[:2])
+        # Stored straight (as an old import might have left them): the page warns, it does not hide them.
+        Fixture.objects.filter(pk=fixtures[1].pk).update(kickoff=fixtures[0].kickoff, venue=fixtures[0].venue)
+        html = signed_in.get("/e/festival/manage/").content.decode()
+        assert "The day has clashes:" in html and "double-booked" in html
+        assert DAY and PITCHES
 
 
 def test_public_page_runs_a_fixed_number_of_queries(client, organiser, django_assert_max_num_queries):
@@ -117,75 +198,6 @@ def test_organiser_flow_on_the_web(signed_in, organiser):
     assert kickoffs[0].astimezone(Event.objects.get(slug="school-festival").zone).strftime("%H:%M") == "09:10"
     removed = signed_in.post("/e/school-festival/manage/", {"action": "remove_division", "tournament": "u11"})
     assert removed.status_code == 302 and not Division.objects.filter(tournament__slug="u11").exists()
-
-
-@pytest.mark.parametrize("data, message", [
-    ({"action": "settings", "event-name": "X", "event-first_kickoff": "09:00", "event-slot_minutes": "0",
-      "event-changeover_minutes": "5", "event-rest_minutes": "0", "event-visibility": "public",
-      "event-status": "in_progress"}, "Ensure this value is greater than or equal to 1."),
-    ({"action": "settings", "event-name": "X", "event-first_kickoff": "09:00", "event-finish_by": "08:00",
-      "event-slot_minutes": "20", "event-changeover_minutes": "5", "event-rest_minutes": "0",
-      "event-visibility": "public", "event-status": "in_progress", "event-pitches": "A"},
-     "The day must finish after its first kick-off."),
-    ({"action": "push", "push-after": "09:00", "push-minutes": "0"}, "Give a number of minutes other than 0."),
-    ({"action": "push", "push-after": "23:00", "push-minutes": "5"}, "No fixture still to play kicks off"),
-    ({"action": "new_division", "new-name": "", "new-format": "league", "new-points_system": "world_rugby"},
-     "This field is required."),
-    ({"action": "add_division", "add-tournament": "u11"}, "Select a valid choice."),
-    ({"action": "organiser", "org-username": "nobody"}, "No user is called"),
-    ({"action": "bogus"}, "Choose one of the forms below."),
-])
-def test_organiser_page_bad_input_is_shown_not_a_500(signed_in, day, data, message):
-    before = sorted(Fixture.objects.values_list("pk", "kickoff", "venue"))
-    response = signed_in.post("/e/festival/manage/", data, follow=True)
-    assert response.status_code == 200
-    assert message in response.content.decode()
-    assert sorted(Fixture.objects.values_list("pk", "kickoff", "venue")) == before
-
-
-def test_a_clash_on_the_event_page_is_refused_with_its_message(signed_in, day):
-    day.finish_by = None
-    event_services.event_update(event=day, finish_by=dt.time(9, 30))
-    response = signed_in.post("/e/festival/manage/", {"action": "schedule"}, follow=True)
-    assert "does not fit by" in response.content.decode()
-
-
-def test_others_get_403_and_404(client, day, django_user_model):
-    stranger = django_user_model.objects.create_user(username="stranger", password="pw-stranger-1")
-    client.force_login(stranger)
-    assert client.get("/e/festival/manage/").status_code == 403
-    assert client.post("/e/festival/manage/", {"action": "schedule"}).status_code == 403
-    assert client.get("/e/nope/manage/").status_code == 404
-    assert client.get("/events/").status_code == 200
-    assert client.get("/events/new/").status_code == 200
-
-
-def test_division_schedule_page_links_back_to_the_event(signed_in, day):
-    html = signed_in.get("/t/u11/manage/schedule/").content.decode()
-    assert "/e/festival/manage/" in html
-
-
-@pytest.mark.parametrize("page", ["", "teams/", "fixtures/", "results/", "settings/"])
-def test_every_division_page_leads_back_to_its_event(signed_in, day, page):
-    """An organiser sent to a division's pages after adding it finds the way back to the event's day."""
-    html = signed_in.get(f"/t/u11/manage/{page}").content.decode()
-    crumbs = html.split('<p class="crumbs">', 1)[1].split("</p>", 1)[0]
-    assert '<a href="/e/festival/manage/">' in crumbs
-
-
-def test_a_tournament_on_its_own_has_no_event_crumb(signed_in, day, organiser):
-    services.tournament_create(name="Alone", slug="alone", user=organiser)
-    crumbs = signed_in.get("/t/alone/manage/").content.decode().split('<p class="crumbs">', 1)[1].split("</p>")[0]
-    assert "/e/" not in crumbs and "/t/alone/manage/" in crumbs
-
-
-def test_manage_page_shows_stored_clashes(signed_in, day):
-    fixtures = list(Fixture.objects.filter(tournament__slug__in=["u11", "u13"]).order_by("kickoff", "id")[:2])
-    # Stored straight (as an old import might have left them): the page warns, it does not hide them.
-    Fixture.objects.filter(pk=fixtures[1].pk).update(kickoff=fixtures[0].kickoff, venue=fixtures[0].venue)
-    html = signed_in.get("/e/festival/manage/").content.decode()
-    assert "The day has clashes:" in html and "double-booked" in html
-    assert DAY and PITCHES
 
 
 def test_an_organiser_publishes_a_draft_event_from_its_page(signed_in, organiser):
