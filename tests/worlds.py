@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
+import pytest
 from django.db import transaction
 from django.test import override_settings
 
@@ -35,3 +36,24 @@ def fresh(rows: Rows, name: str):
     """A fresh copy of the world's row ``name``, read from the database."""
     model, pk = rows[name]
     return model.objects.get(pk=pk)
+
+
+def class_world(make: Callable[[], dict]):
+    """A class-scoped fixture of the world ``make()`` returns (``_world = class_world(make)`` in the class body)."""
+
+    def _world(cls, django_db_setup, django_db_blocker):
+        with made_once(django_db_blocker, make) as rows:
+            yield rows
+
+    # A class method, as pytest wants a class-scoped fixture of a class to be (an instance method is deprecated).
+    return pytest.fixture(scope="class")(classmethod(_world))
+
+
+def world_row(name: str):
+    """A fixture of a fresh copy of the class world's row ``name`` (``rwc = world_row("rwc")`` in the class body)."""
+
+    @pytest.fixture
+    def row(self, _world):
+        return fresh(_world, name)
+
+    return row

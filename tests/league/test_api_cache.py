@@ -18,7 +18,7 @@ from league.models import Fixture, Pool, Result, Tournament
 from league.serializers import FixtureSerializer, ResultSerializer
 from league.services import tournament_create_from_preset as preset_run
 from tests.league.api_factories import make_tournament
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, world_row
 
 pytestmark = pytest.mark.django_db
 
@@ -50,19 +50,9 @@ class TestTheWorldCup:
     every test of the class made its own) is made once for the class (tests/worlds.py): each test runs in a
     savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _world_cup) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def rwc(self, _world):
-        return fresh(_world, "rwc")
+    _world = class_world(_world_cup)
+    organiser = world_row("organiser")
+    rwc = world_row("rwc")
 
     @pytest.mark.parametrize("url", TOURNAMENT_LISTS + SITE_LISTS)
     def test_a_repeated_read_costs_no_query(self, rwc, url, django_assert_num_queries):

@@ -16,7 +16,7 @@ from league import services
 from league.models import Division, Event, Fixture, Tournament
 from league.services import events as event_services
 from tests.league.test_events import DAY, PITCHES, league_division, make_event
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, world_row
 
 pytestmark = pytest.mark.django_db
 
@@ -47,19 +47,9 @@ class TestTheDay:
     """The organiser's scheduled day of two divisions, made once for the class of the 9 tests that use it
     (tests/worlds.py), each test in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _day_world) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def day(self, _world):
-        return fresh(_world, "day")
+    _world = class_world(_day_world)
+    organiser = world_row("organiser")
+    day = world_row("day")
 
     def test_public_page_shows_every_division_now_and_next_and_share(self, client, day):
         first = Fixture.objects.filter(tournament__division__event=day).order_by("kickoff", "id").first()

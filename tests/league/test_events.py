@@ -24,7 +24,7 @@ from league.event_selectors import event_bookings, event_clashes, event_fixtures
 from league.models import Division, Event, Fixture, Result, ScheduleChange, Tournament
 from league.services import events as event_services
 from tests.league.api_factories import make_team
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, fresh, world_row
 
 pytestmark = pytest.mark.django_db
 
@@ -94,15 +94,8 @@ class TestTheFestival:
     """The festival's three divisions on four pitches, made once for the class (some 0.4 s of CPU, each of its 14
     tests made its own; tests/worlds.py): each test runs in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _festival_world) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
+    _world = class_world(_festival_world)
+    organiser = world_row("organiser")
 
     @pytest.fixture
     def festival(self, _world):

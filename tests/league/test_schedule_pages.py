@@ -16,7 +16,7 @@ from league.models import AuditRecord, Fixture, ScheduleChange
 from league.services import tournament_create_from_preset as preset_run
 from league.services import tournament_save
 from tests.league.bad_input_helpers import database_digest
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, world_row
 
 pytestmark = pytest.mark.django_db
 
@@ -57,19 +57,9 @@ class TestTheFestival:
     """The organiser's festival of two pools on two pitches in Johannesburg's time, made once for the class of the
     12 tests that use it (tests/worlds.py), each test in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _fest_world) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def fest(self, _world):
-        return fresh(_world, "fest")
+    _world = class_world(_fest_world)
+    organiser = world_row("organiser")
+    fest = world_row("fest")
 
     def test_schedule_page_lists_the_day_in_local_time(self, organiser_client, fest, django_assert_max_num_queries):
         url = reverse("league:manage_schedule", args=["fest"])

@@ -11,7 +11,7 @@ from django.urls import reverse
 from league import services
 from league.models import Fixture, FixtureJob, Result, ResultChange, Team, Tournament
 from league.services import tournament_create_from_preset as preset_run
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, world_row
 
 pytestmark = pytest.mark.django_db
 
@@ -64,19 +64,9 @@ class TestTheRwc:
     """The organiser's pages of an RWC 2023 tournament before any result. The tournament (0.5 s to make, every test
     of the class made its own) is made once for the class (tests/worlds.py): each test runs in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _rwc_world) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def rwc(self, _world):
-        return fresh(_world, "rwc")
+    _world = class_world(_rwc_world)
+    organiser = world_row("organiser")
+    rwc = world_row("rwc")
 
     def test_tournament_list_shows_public_tournaments_only(self, client, rwc, organiser):
         services.tournament_create(name="Hidden cup", slug="hidden", visibility="unlisted", status="in_progress",
@@ -187,19 +177,9 @@ class TestThePlayedRwc:
     and its results (some 0.7 s of CPU, every test of the class made its own) are made once for the class
     (tests/worlds.py): each test runs in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, lambda: _rwc_world(played=True)) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def rwc_played(self, _world):
-        return fresh(_world, "rwc")
+    _world = class_world(lambda: _rwc_world(played=True))
+    organiser = world_row("organiser")
+    rwc_played = world_row("rwc")
 
     def test_tournament_page_shows_pool_tables_and_results(self, client, rwc_played):
         html = page(client, reverse("league:tournament", args=["rwc"]))

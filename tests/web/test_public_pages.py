@@ -20,7 +20,7 @@ from league import services
 from league.models import Fixture, Team, Tournament
 from league.nations import NATION_FLAGS
 from league.services import tournament_create_from_preset as preset_run
-from tests.worlds import fresh, made_once
+from tests.worlds import class_world, world_row
 from web import sections
 from web.sections import Section
 
@@ -101,19 +101,9 @@ class TestTheRwc:
     matches played. It (some 0.8 s of CPU, every test of the class made its own) is made once for the class
     (tests/worlds.py): each test runs in a savepoint of it."""
 
-    @pytest.fixture(scope="class")
-    @classmethod
-    def _world(cls, django_db_setup, django_db_blocker):
-        with made_once(django_db_blocker, _rwc_world) as rows:
-            yield rows
-
-    @pytest.fixture
-    def organiser(self, _world):
-        return fresh(_world, "organiser")
-
-    @pytest.fixture
-    def rwc(self, _world):
-        return fresh(_world, "rwc")
+    _world = class_world(_rwc_world)
+    organiser = world_row("organiser")
+    rwc = world_row("rwc")
 
     def test_standings_first_then_fixtures_bracket_and_chances_tabs(self, client, rwc):
         html = text(client, reverse("league:tournament", args=["rwc"]))
