@@ -295,18 +295,18 @@ def static_root(tmp_path_factory) -> Path:
     """The site's static files for the real sites that tests start (tests/live_site.py), collected once per test run
     and shared by its workers: collectstatic cost some 4.5 s of CPU each time, and each test or module collected
     them again."""
-    from tests.live_site import collect_static, made_once
+    from tests.live_site import collect_static, made_once_per_run
 
-    return made_once(_run_folder(tmp_path_factory), "static", collect_static)
+    return made_once_per_run(_run_folder(tmp_path_factory), "static", collect_static)
 
 
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """A migrated SQLite database that each SQLite site a test starts copies (``LiveSite(sqlite_template=...)``),
     made once per test run and shared by its workers, as PostgreSQL's sites copy the migrated template."""
-    from tests.live_site import made_once, migrate_sqlite
+    from tests.live_site import made_once_per_run, migrate_sqlite
 
-    return made_once(_run_folder(tmp_path_factory), "sqlite", migrate_sqlite) / "site.sqlite3"
+    return made_once_per_run(_run_folder(tmp_path_factory), "sqlite", migrate_sqlite) / "site.sqlite3"
 
 
 @pytest.fixture

@@ -151,7 +151,7 @@ class LiveSite:
         self.stop()
 
 
-def made_once(base: Path, name: str, make: Callable[[Path], None]) -> Path:
+def made_once_per_run(base: Path, name: str, make: Callable[[Path], None]) -> Path:
     """``base/name``, made by ``make(path)`` for the first process of the test run that asks for it; the others wait
     for it (a lock) and share it. Made in a folder of another name, renamed when whole."""
     base.mkdir(parents=True, exist_ok=True)
