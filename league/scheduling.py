@@ -25,6 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+# The number an odd count adds to make the table even: whoever meets it rests that round.
+_BYE = object()
 
 
 @dataclass(frozen=True)
@@ -43,14 +47,27 @@ def berger_table(team_count: int) -> list[list[tuple[int, int]]]:
     one being the bye (its pairs are kept, so the table reads as published).
     """
     size = team_count + team_count % 2
+    return _berger_rounds(list(range(1, size + 1)))
+
+
+def _berger_rounds(labels: Sequence[Any]) -> list[list[tuple[Any, Any]]]:
+    """The Berger table's rounds with ``labels[i]`` as number ``i + 1`` (an even count): the pairs of labels.
+
+    Board ``k``'s home side ``o + k`` and away side ``o - k`` (mod ``n - 1``) run up and down the ring of
+    numbers 1 .. n - 1 from ``o``: each round's boards are two slices of that ring, zipped, instead of two
+    modular sums per board (a 1,000-team league has half a million boards, made before any fixture is written).
+    """
+    size = len(labels)
+    if size < 2:
+        return []
     half, cycle = size // 2, size - 1
+    fixed = labels[-1]
+    ring = list(labels[:cycle]) * 2  # twice round: a slice never wraps
     rounds = []
     for r in range(1, size):
-        opponent = (r - 1) * half % cycle + 1
-        # Board k pairs number o + k with o - k, counted round 1 .. n - 1 (plain loops: a 1,000-team league
-        # has half a million boards).
-        boards = [(opponent, size) if r % 2 else (size, opponent)]
-        boards += [((opponent + k - 1) % cycle + 1, (opponent - k - 1) % cycle + 1) for k in range(1, half)]
+        start = (r - 1) * half % cycle  # the fixed number's opponent o, as an index into the ring
+        boards = [(ring[start], fixed) if r % 2 else (fixed, ring[start])]
+        boards += zip(ring[start + 1:start + half], ring[start + cycle - 1:start + cycle - half:-1], strict=True)
         rounds.append(boards)
     return rounds
 
@@ -68,17 +85,16 @@ def round_robin(teams: Sequence[Hashable], *, double: bool = False) -> list[Roun
         raise ValueError("each team may appear only once in a round robin")
     if len(teams) < 2:
         return []
-    count = len(teams)
-    numbered = [None, *teams]  # numbered[i] is number i
+    odd = len(teams) % 2
     cycle = []
-    for boards in berger_table(count):
+    for boards in _berger_rounds([*teams, _BYE] if odd else teams):
         bye = None
-        if count % 2:
-            # With an odd count the last number is the bye: board 0 always holds it.
+        if odd:
+            # With an odd count the last number is the bye: board 0 always holds it, against the team resting.
             home, away = boards[0]
-            bye = numbered[min(home, away)]
+            bye = home if away is _BYE else away
             boards = boards[1:]
-        cycle.append((tuple((numbered[home], numbered[away]) for home, away in boards), bye))
+        cycle.append((tuple(boards), bye))
     if not double:
         return [Round(number=i, matches=m, bye=b) for i, (m, b) in enumerate(cycle, start=1)]
     first = cycle[:-2] + cycle[-2:][::-1] if len(cycle) >= 2 else cycle

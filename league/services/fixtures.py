@@ -88,18 +88,18 @@ def fixtures_generate_round_robin(
         pools.sort(key=lambda p: (p.order, p.name))
         by_pool = {pool.pk: scheduling.round_robin([e.pk for e in entries if e.pool_id == pool.pk], double=double)
                    for pool in pools}
-        groups: dict[int, list[list[tuple[int, int]]]] = {}
-        for rounds in by_pool.values():
+        groups: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}  # round -> each pool's matches
+        for pool_id, rounds in by_pool.items():
             for rnd in rounds:
-                groups.setdefault(rnd.number, []).append(cast(list[tuple[int, int]], list(rnd.matches)))
+                groups.setdefault(rnd.number, []).append((pool_id, cast(tuple[tuple[int, int], ...], rnd.matches)))
         # (One pool, a big league's case, is its own order: no pass over its half a million matches.)
-        in_slot_order = {number: lists[0] if len(lists) == 1 else
-                         [m for m in chain.from_iterable(zip_longest(*lists)) if m is not None]
+        in_slot_order = {number: list(lists[0][1]) if len(lists) == 1 else
+                         [m for m in chain.from_iterable(zip_longest(*(matches for _, matches in lists)))
+                          if m is not None]
                          for number, lists in groups.items()}
         _check_fixture_room(tournament, sum(len(matches) for matches in in_slot_order.values()))
         places = new_matches_places(tournament, in_slot_order)
-        place_of = {number: dict(zip(matches, places[number], strict=True))
-                    for number, matches in in_slot_order.items()}
+        pool_places = _places_by_pool(groups, places)
         # Written pool by pool, round by round, in board order (the order the fixtures' ids have always had); a
         # round's pool, number and name go as a group (made text once). A match's kick-off, pitch and slot are
         # columns of their own: together they are a different group for every timed match (each match its own
@@ -108,12 +108,30 @@ def fixtures_generate_round_robin(
         count = _rows_insert(
             Fixture, common={"tournament": tournament, "stage": Fixture.Stage.POOL},
             columns=(("pool", "round_number", "round_name"), "home", "away", "kickoff", "venue", "slot"),
-            rows=((head, home, away, *round_places[home, away])
-                  for pool, rounds in by_pool.items() for rnd in rounds
-                  for head, round_places in [((pool, rnd.number, f"Round {rnd.number}"), place_of[rnd.number])]
-                  for home, away in rnd.matches))
+            rows=((head, home, away, *place)
+                  for pool_id, rounds in by_pool.items() for rnd in rounds
+                  for head in [(pool_id, rnd.number, f"Round {rnd.number}")]
+                  for (home, away), place in zip(rnd.matches, pool_places[pool_id, rnd.number], strict=True)))
         tournament_changed(tournament)
     return count
+
+
+def _places_by_pool(groups: Mapping[int, Sequence[tuple[int, Sequence[Any]]]],
+                    places: Mapping[int, Sequence[Any]]) -> dict[tuple[int, int], Sequence[Any]]:
+    """Each (pool, round)'s places in its board order, from each round's places in slot order (the pools' boards
+    interleaved: A's first, B's first, ..., A's second...). A lookup by match would hash half a million pairs."""
+    by_pool: dict[tuple[int, int], Sequence[Any]] = {}
+    for number, lists in groups.items():
+        if len(lists) == 1:
+            by_pool[lists[0][0], number] = places[number]
+            continue
+        mine: dict[int, list[Any]] = {pool_id: [] for pool_id, _ in lists}
+        order = [pool_id for row in zip_longest(*([pool_id] * len(matches) for pool_id, matches in lists))
+                 for pool_id in row if pool_id is not None]
+        for pool_id, place in zip(order, places[number], strict=True):
+            mine[pool_id].append(place)
+        by_pool.update(((pool_id, number), got) for pool_id, got in mine.items())
+    return by_pool
 
 
 # Varying values of these kinds are adapted for the database (dates as text on SQLite...); ids, numbers and
