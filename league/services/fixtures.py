@@ -9,6 +9,7 @@ import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from datetime import date, time
 from itertools import chain, zip_longest
+from operator import getitem
 from typing import Any, cast
 
 from django.conf import settings
@@ -254,7 +255,8 @@ def _rows_copy(table: str, quoted: str, groups: Sequence[tuple[Any, ...]], colum
             chunk: list[str] = []
             for row in rows:
                 try:  # every value seen before (nearly all rows): its text as it was made the first time
-                    chunk.append("\t".join([memo[value] for memo, value in zip(texts, row, strict=True)]) + suffix)
+                    # (``map`` over the memos and the row: C's loop, half the time of a comprehension over zip)
+                    chunk.append("\t".join(map(getitem, texts, row)) + suffix)
                 except KeyError:
                     chunk.append(line_made_slowly(row))
                 if len(chunk) >= 20_000:
