@@ -18,7 +18,7 @@ Actions (canonical strings in the engine's grammar, see :mod:`engine.core`):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import chain, combinations
 from typing import Any
 
@@ -131,8 +131,17 @@ class RugbyChampionSoloState(GameState):
                     "advantage", "extra_card", "score", "tries", "conversions", "phase", "slot", "direction",
                     "forced_type", "setpiece", "last", "over", "phases", "challenges")
 
-    _last: JSON | None  # the last contest (``last``), or None while _last_challenge holds a challenge's parts
-    _last_challenge: tuple[int, str, str, str, int, int, str | None, str, int] | None
+    # The last contest (``last``), or a challenge's parts, made into that dict when read (see ``last``).
+    _last: JSON | tuple[int, str, str, str, int, int, str | None, str, int] | None
+    # The player cards shown to the person this half, in the order they were shown: a new list each half, to which
+    # a card is only ever added (drawn into the hand, turned up on the line, or the set piece's hidden card turned
+    # over) -- the cards of _seen(HOME), in another order. Not saved: load_state_dict works it out again. Why: the
+    # club player reads only the cards shown since its last decision (ChampionSeatView._shown), a card or two,
+    # instead of building and summing the 17 or so cards seen at every decision.
+    _shown: list[str]
+    # A state has 29 attributes (with ``record_events``, which play_match sets): no more, or CPython 3.11 keeps
+    # them in a dict of its own instead of one sharing its keys with the other states, and every attribute's read
+    # and write costs more (a 30th attribute cost a lean club match 4 % more instructions, callgrind).
 
     # ---- setup and halves ------------------------------------------------------------------
     def setup(self) -> None:
@@ -153,6 +162,7 @@ class RugbyChampionSoloState(GameState):
         self.pile: list[str] = self.chance.shuffle(list(DECK.players))
         self.discard: list[str] = []
         self.hand: list[str] = []
+        self._shown = []
         self.line: list[JSON] = [{"card": None, "up": False} for _ in SLOTS]
         self.support: list[str] = []
         self.kickers_aside: list[str] = []
@@ -171,20 +181,19 @@ class RugbyChampionSoloState(GameState):
     @property
     def last(self) -> JSON | None:
         """The last contest, as the board shows it and the state is saved. A challenge leaves only its parts
-        (``_last_challenge``), made into this dict when it is read: a lean club match's 25 challenges spent 2 % of
+        (a tuple in ``_last``), made into this dict when it is read: a lean club match's 25 challenges spent 2 % of
         its instructions on building dicts nobody read."""
-        if self._last_challenge is not None:
-            slot, ctype, mine, theirs, pv, nv, support, note, margin = self._last_challenge
-            self._last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine,
-                          "np_card": theirs, "value": pv, "np_value": nv, "support": support, "note": note,
-                          "margin": margin}
-            self._last_challenge = None
-        return self._last
+        last = self._last
+        if last.__class__ is tuple:
+            slot, ctype, mine, theirs, pv, nv, support, note, margin = last
+            last = self._last = {"contest": "challenge", "slot": SLOTS[slot], "type": ctype, "card": mine,
+                                 "np_card": theirs, "value": pv, "np_value": nv, "support": support, "note": note,
+                                 "margin": margin}
+        return last  # type: ignore[return-value]
 
     @last.setter
     def last(self, contest: JSON | None) -> None:
         self._last = contest
-        self._last_challenge = None
 
     def _guard(self, step: Callable[..., None], *args: Any) -> None:
         """Run a step; if it needs a card from an empty draw pile, the half ends there."""
@@ -219,6 +228,7 @@ class RugbyChampionSoloState(GameState):
         drawn = self.pile[:wanted]
         del self.pile[:wanted]
         self.hand += drawn
+        self._shown += drawn
         if len(drawn) < wanted:
             raise _PileEmpty
         if self.record_events:
@@ -343,7 +353,9 @@ class RugbyChampionSoloState(GameState):
         assert slot is not None  # a challenge always has a target (chosen with the direction if need be)
         spot = self.line[slot]
         theirs = spot["card"]
-        spot["up"] = True
+        if not spot["up"]:
+            spot["up"] = True
+            self._shown.append(theirs)
         self.hand.remove(mine)
         self.discard.append(mine)
         pv, nv, note, referee_scrum = _FACE_OFFS[ctype][mine][theirs]
@@ -357,7 +369,7 @@ class RugbyChampionSoloState(GameState):
             nv += effect.bonus
         margin = pv - nv
         # The last contest's dict is worded when read (a view, a save): most challenges are never looked at.
-        self._last, self._last_challenge = None, (slot, ctype, mine, theirs, pv, nv, support, note, margin)
+        self._last = slot, ctype, mine, theirs, pv, nv, support, note, margin
         if self.record_events:
             text = (f"{_type_name(ctype)} challenge on the {_slot_name(slot)} card: your {PLAYERS[mine].name} "
                     f"{pv} v {PLAYERS[theirs].name} {raw}" + (f" ({note})" if note else ""))
@@ -459,6 +471,7 @@ class RugbyChampionSoloState(GameState):
             self.hand.remove(c)
             self.discard.append(c)
         self.discard.append(hidden)
+        self._shown.append(hidden)
         h = card(hidden)
         values = [card(a).values[piece.type], card(b).values[piece.type]]
         hidden_value = h.values[piece.type]
@@ -656,6 +669,11 @@ class RugbyChampionSoloState(GameState):
         other.setpiece = None if self.setpiece is None else dict(self.setpiece)
         other.last, other.over, other.phases = self.last, self.over, self.phases
         other.challenges = list(self.challenges)
+        other._shown = list(self._shown)
+
+    def load_state_dict(self, data: Mapping[str, Any]) -> None:
+        super().load_state_dict(data)
+        self._shown = self._seen(HOME)  # the order they were shown in is not saved: any order serves
 
     def determinise(self, seat: int, rng: random.Random) -> GameState:
         """What the person may see: the hand, the discards (every discarded card was shown) and the face-up line
@@ -782,6 +800,20 @@ class ChampionSeatView(SeatView):
     @property
     def kickers_aside(self) -> int:
         return len(self._state.kickers_aside)
+
+    def _situation(self) -> tuple[bool, int, str | None]:
+        """What the club player's worths depend on, in one call: (``support_drawn`` or no ``support_count``,
+        ``kickers_aside``, ``advantage``) -- those attributes' values (a test checks it). Read one by one, each a
+        property's call, they were 0.25 us of each of its attack decisions."""
+        state = self._state
+        advantage = state.advantage
+        return (state.support_drawn or not state.support, len(state.kickers_aside),
+                None if advantage is None else SEAT_NAMES[advantage])
+
+    def _shown(self) -> list[str]:
+        """The cards of ``seen`` (the person's seat) in the order they were shown this half: the rules' own list, to
+        read and never change. Within a half it is the same list, only ever added to; each half has a new one."""
+        return self._state._shown
 
 
 def _slot_name(slot: int) -> str:

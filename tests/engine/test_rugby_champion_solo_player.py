@@ -11,7 +11,7 @@ import random
 from engine import new_game
 from engine.players import make_player
 from engine.rugby_champion_solo.cards import DECK
-from engine.rugby_champion_solo.player import _best_play, _situation, _ViewFacts
+from engine.rugby_champion_solo.player import _best_play, _situation, _UnseenSums, _ViewFacts
 
 RS = "rugby-champion-solo"
 
@@ -19,6 +19,7 @@ RS = "rugby-champion-solo"
 def test_the_whole_number_choice_is_the_float_values_choice():
     club = make_player(RS, "club")
     picked = level = 0
+    kept = _UnseenSums()
     situations = set()
     for seed in range(120):
         state = new_game(RS, seed=seed)
@@ -29,7 +30,13 @@ def test_the_whole_number_choice_is_the_float_values_choice():
             if view["phase"] == "attack" and len(legal) > 1:
                 board = view["board"]
                 situations.add((board["support_drawn"], board["kickers_aside"], board["advantage"]))
-                play = _best_play(board["seen"], _situation(_ViewFacts(view)), legal)
+                situation = _situation(_ViewFacts(view))
+                play = _best_play(_UnseenSums(), board["seen"], situation, legal)
+                # The same from the seat view's cards in the order shown, with the sums kept from decision to
+                # decision and from match to match (started again on another half's list).
+                seat_view = state.seat_view(0)
+                assert seat_view._situation() == situation
+                assert _best_play(kept, seat_view._shown(), situation, legal) == play
                 values = club.values(view, legal)
                 best = [a for a in legal if values[a] > max(values.values()) - 1e-9]
                 assert play == best[0], (legal, values, play)
@@ -49,5 +56,5 @@ def test_the_whole_number_choice_with_a_single_seen_card():
     legal = [f"play:prop-1:{ctype}" for ctype in DECK.challenge_types]
     view = {"phase": "attack", "board": board}
     values = make_player(RS, "club").values(view, legal)
-    assert (_best_play(["prop-1"], _situation(_ViewFacts(view)), legal) == max(legal, key=values.__getitem__)
-            == "play:prop-1:physical")
+    play = _best_play(_UnseenSums(), ["prop-1"], _situation(_ViewFacts(view)), legal)
+    assert play == max(legal, key=values.__getitem__) == "play:prop-1:physical"
