@@ -12,6 +12,7 @@ import math
 import random
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import filterfalse
 from typing import NamedTuple
@@ -195,7 +196,7 @@ class PackedTable(NamedTuple):
     worth in the field saves a multiplication and a subtraction per play (0.1 us of each attack decision)."""
 
     number: int  # the table's own number, across situations (its key in _UnseenSums.sums)
-    against: dict[str, int]
+    against: Callable[[str], int]  # a card's fields: a dict's __getitem__, bound once (not at every sum)
     whole_deck: int
 
 
@@ -243,7 +244,7 @@ def _build_whole_worths(situation: Situation) -> WholeWorths:
     for ctype, rows in fields.items():
         against = {theirs: sum((row[i] + offset) << (width * k) for k, row in enumerate(rows))
                    for i, theirs in enumerate(_DECK_IDS)}
-        packed[ctype] = PackedTable(_TABLES[0], against, sum(against.values()))
+        packed[ctype] = PackedTable(_TABLES[0], against.__getitem__, sum(against.values()))
         _TABLES[0] += 1
     plays = {action: (packed[ctype], width * kinds[ctype].index((_GROUP_OF[ctype][card_id], _WORTH[card_id])))
              for action, (card_id, ctype) in _PLAY_PARTS.items()}
@@ -284,15 +285,17 @@ def _best_play(kept: _UnseenSums, shown: list[str], situation: Situation, legal:
         play_table, shift = plays[action]
         if play_table is not table:
             table = play_table
-            found = sums.get(table.number)
+            number, against, whole_deck = table
+            found = sums.get(number)
             if found is None:
-                unseen = table.whole_deck - sum(map(table.against.__getitem__, shown))
-                sums[table.number] = unseen, taken
-            elif found[1] != taken:
-                unseen = found[0] - sum(map(table.against.__getitem__, shown[found[1]:]))
-                sums[table.number] = unseen, taken
+                unseen = whole_deck - sum(map(against, shown))
+                sums[number] = unseen, taken
             else:
-                unseen = found[0]
+                unseen, done = found
+                if done != taken:
+                    # Most often a single card (a third of the times): without the slice, map and sum.
+                    unseen -= against(shown[done]) if done + 1 == taken else sum(map(against, shown[done:]))
+                    sums[number] = unseen, taken
         value = unseen >> shift & mask
         if value > best:
             best = value
