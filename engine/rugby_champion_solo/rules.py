@@ -39,6 +39,7 @@ NP_CAP = "The Non-player"
 SUPPORT_IDS = tuple(DECK.supports)  # the Non-player's support pile, in deck order
 PLAYERS = DECK.players
 _PERSON = (HOME,)  # to act while the game runs
+_NO_GOAL = frozenset(c for c, p in DECK.players.items() if not p.goal)  # the player cards without a Goal symbol
 
 
 class _PileEmpty(Exception):
@@ -270,13 +271,16 @@ class RugbyChampionSoloState(GameState):
 
     def _relay_line(self) -> None:
         """Discard the revealed line cards and put new face-down cards in every empty place."""
-        for spot in self.line:
+        line, pile = self.line, self.pile
+        for spot in line:
             if spot["up"]:
                 self.discard.append(spot["card"])
                 spot["card"], spot["up"] = None, False
-        for spot in self.line:
+        for spot in line:
             if spot["card"] is None:
-                spot["card"] = self._draw()
+                if not pile:  # _draw's body: a call per card cost 1 % of a lean club match
+                    raise _PileEmpty
+                spot["card"] = pile.pop(0)
 
     def _start_setpiece(self, kind: str) -> None:
         self.phases += 1
@@ -362,9 +366,13 @@ class RugbyChampionSoloState(GameState):
         pv, nv, note, referee_scrum = _FACE_OFFS[ctype][mine][theirs]
         if referee_scrum is not None:
             return self._referee_scrum(mine, theirs, ctype, slot, referee_scrum)
-        # The Non-player's support draw comes as soon as it loses the challenge (once per phase).
-        support = self._support_draw(announce=False) if pv - nv >= 1 else None
-        effect = DECK.supports[support] if support is not None else None
+        # The Non-player's support draw comes as soon as it loses the challenge (once per phase): _support_draw's
+        # body (without its announcement), which a lean club match's 13 such challenges called.
+        support = effect = None
+        if pv - nv >= 1 and not self.support_drawn and self.support:
+            self.support_drawn = True
+            support = self.support.pop(0)
+            effect = DECK.supports[support]
         raw = nv
         if effect is not None and effect.effect == "support":
             nv += effect.bonus
@@ -379,15 +387,16 @@ class RugbyChampionSoloState(GameState):
                     f" (+{effect.bonus}, {pv} v {nv})" if effect.effect == "support" else "")
             if self.record_events:
                 self.emit("challenge", HOME, text + ".", **self.last or {})
-        if effect is not None and effect.effect == "foul":
-            if self.record_events:
-                self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
-            return self._start_setpiece("scrum")
-        if effect is not None and effect.effect == "kicker":
-            assert support is not None
-            self.kickers_aside.append(support)
-            if self.record_events:
-                self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
+        if effect is not None:
+            if effect.effect == "foul":
+                if self.record_events:
+                    self.emit("foul", AWAY, "Deliberate foul: the phase stops and a scrum follows.")
+                return self._start_setpiece("scrum")
+            if effect.effect == "kicker":
+                assert support is not None
+                self.kickers_aside.append(support)
+                if self.record_events:
+                    self.emit("kicker", AWAY, f"{NP_CAP} sets its Kicker aside for a conversion.")
         self.challenges[0 if margin > 0 else 1 if margin == 0 else 2] += 1
         if margin >= 2:
             return self._person_try()
@@ -405,7 +414,9 @@ class RugbyChampionSoloState(GameState):
                 if not 0 <= nxt < len(SLOTS):
                     return self._ball_out()
                 self.slot, self.forced_type = nxt, None
-            return self._maybe_end_attack()
+            if not self.hand:  # (the hand played out: _maybe_end_attack, called only then)
+                self._maybe_end_attack()
+            return
         if margin == -1:
             if self.advantage == HOME:
                 self.advantage = None
@@ -431,7 +442,8 @@ class RugbyChampionSoloState(GameState):
             return self._ball_out()
         self.slot = nxt
         self.forced_type = forced_types[nxt]
-        self._maybe_end_attack()
+        if not self.hand:
+            self._maybe_end_attack()
 
     def _replace_revealed(self) -> None:
         """On a change of direction the Non-player's revealed cards are replaced by new face-down ones."""
@@ -559,7 +571,7 @@ class RugbyChampionSoloState(GameState):
         self.advantage = None
         if self.record_events:
             self.emit("try", HOME, f"Try! ({self.score[0]}-{self.score[1]})", score=list(self.score))
-        if any(card(c).goal for c in self.hand):
+        if not _NO_GOAL.issuperset(self.hand):  # a Goal card in the hand
             self.phase = "conversion"
             self.slot = self.direction = self.forced_type = None
             return
