@@ -143,7 +143,7 @@ _SITUATIONS: dict[Situation, dict[str, list[list[float]]]] = {}
 
 def _situation(seen: Seen) -> Situation:
     """What the worths of a decision depend on, as the board says it."""
-    return seen._situation()
+    return seen._decision_facts()[2]
 
 
 def _situation_worths(situation: Situation) -> dict[str, list[list[float]]]:
@@ -401,13 +401,11 @@ class _ViewFacts:
         self.support_drawn: bool = board["support_drawn"]
         self.kickers_aside: int = board["kickers_aside"]
 
-    def _situation(self) -> Situation:
-        """As the seat view's: (``support_drawn`` or no ``support_count``, ``kickers_aside``, ``advantage``)."""
-        return self.support_drawn or not self.support_count, self.kickers_aside, self.advantage
-
-    def _shown(self) -> list[str]:
-        """As the seat view's: the cards seen (here in the board's order; a new list for every view)."""
-        return self.seen
+    def _decision_facts(self) -> tuple[str, list[str], Situation]:
+        """As the seat view's: the phase, the cards seen (here in the board's order; a new list for every view) and
+        (``support_drawn`` or no ``support_count``, ``kickers_aside``, ``advantage``)."""
+        return self.phase, self.seen, (self.support_drawn or not self.support_count, self.kickers_aside,
+                                       self.advantage)
 
 
 Seen = ChampionSeatView | _ViewFacts
@@ -444,11 +442,11 @@ class RugbyChampionClubPlayer(Player):
         if len(legal) == 1:  # no choice (the play loop asks at every choice)
             return legal[0]
         facts: Seen = seen  # type: ignore[assignment]  # a ChampionSeatView (or _ViewFacts, from choose)
-        phase = facts.phase
+        phase, shown, situation = facts._decision_facts()
         if phase == "attack":
-            return _best_play(self._kept, facts._shown(), facts._situation(), legal)
+            return _best_play(self._kept, shown, situation, legal)
         if phase != "conversion":
-            return _best_pair(self._kept, facts._shown(), phase, legal)
+            return _best_pair(self._kept, shown, phase, legal)
         scores = self._scores(facts, legal)
         # The first best, as max(legal, key=...) picks it.
         return legal[scores.index(max(scores))]
@@ -463,7 +461,7 @@ class RugbyChampionClubPlayer(Player):
         if phase == "conversion":
             # Convert with the Goal card least worth keeping; declining is worth least.
             return [-_WORTH[a[8:]] if a.startswith("convert:") else -1e9 for a in legal]
-        seen = facts._shown()  # the cards seen, in any order
+        seen = facts._decision_facts()[1]  # the cards seen, in any order
         setpiece = _SETPIECES.get(phase)
         if setpiece is not None:  # a lineout or a scrum
             piece, pair_plays = setpiece

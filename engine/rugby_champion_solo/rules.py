@@ -817,19 +817,20 @@ class ChampionSeatView(SeatView):
     def kickers_aside(self) -> int:
         return len(self._state.kickers_aside)
 
-    def _situation(self) -> tuple[bool, int, str | None]:
-        """What the club player's worths depend on, in one call: (``support_drawn`` or no ``support_count``,
-        ``kickers_aside``, ``advantage``) -- those attributes' values (a test checks it). Read one by one, each a
-        property's call, they were 0.25 us of each of its attack decisions."""
+    def _decision_facts(self) -> tuple[str, list[str], tuple[bool, int, str | None]]:
+        """What the club player reads at every choice, in one call (a test checks them against the attributes):
+
+        * ``phase``;
+        * the cards of ``seen`` (the person's seat) in the order they were shown this half: the rules' own list, to
+          read and never change. Within a half it is the same list, only ever added to; each half has a new one;
+        * what its worths depend on: (``support_drawn`` or no ``support_count``, ``kickers_aside``, ``advantage``).
+
+        Read one by one, each a property's call, the phase and the situation were 0.1 us of each of its decisions,
+        and building ``seen`` as much again."""
         state = self._state
         advantage = state.advantage
-        return (state.support_drawn or not state.support, len(state.kickers_aside),
-                None if advantage is None else SEAT_NAMES[advantage])
-
-    def _shown(self) -> list[str]:
-        """The cards of ``seen`` (the person's seat) in the order they were shown this half: the rules' own list, to
-        read and never change. Within a half it is the same list, only ever added to; each half has a new one."""
-        return self._state._shown
+        return state.phase, state._shown, (state.support_drawn or not state.support, len(state.kickers_aside),
+                                           None if advantage is None else SEAT_NAMES[advantage])
 
 
 def _slot_name(slot: int) -> str:

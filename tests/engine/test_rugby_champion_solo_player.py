@@ -34,9 +34,9 @@ def test_the_whole_number_choice_is_the_float_values_choice():
                 play = _best_play(_UnseenSums(), board["seen"], situation, legal)
                 # The same from the seat view's cards in the order shown, with the sums kept from decision to
                 # decision and from match to match (started again on another half's list).
-                seat_view = state.seat_view(0)
-                assert seat_view._situation() == situation
-                assert _best_play(kept, seat_view._shown(), situation, legal) == play
+                phase, shown, seat_situation = state.seat_view(0)._decision_facts()
+                assert (phase, sorted(shown), seat_situation) == ("attack", sorted(board["seen"]), situation)
+                assert _best_play(kept, shown, situation, legal) == play
                 values = club.values(view, legal)
                 best = [a for a in legal if values[a] > max(values.values()) - 1e-9]
                 assert play == best[0], (legal, values, play)
