@@ -58,3 +58,33 @@ def test_the_whole_number_choice_with_a_single_seen_card():
     values = make_player(RS, "club").values(view, legal)
     play = _best_play(_UnseenSums(), ["prop-1"], _situation(_ViewFacts(view)), legal)
     assert play == max(legal, key=values.__getitem__) == "play:prop-1:physical"
+
+
+def test_the_cards_shown_are_the_cards_seen_in_a_list_only_added_to_within_a_half():
+    """The club player takes off only the cards shown since its last decision (``_UnseenSums``): the rules' list of
+    the cards shown (``ChampionSeatView._decision_facts``) must be the cards the person has seen, each once, the same
+    list within a half and only added to -- also in a state rebuilt from its saved form, cloned or forked."""
+    club = make_player(RS, "club")
+    checked = 0
+    for seed in range(40):
+        state = new_game(RS, seed=seed)
+        rng = random.Random(seed)
+        kept, kept_cards, half = None, [], 0
+        while not state.is_over:
+            legal = state.legal_actions(0)
+            view = state.view(0, labels=False, legal=legal, for_player=True)
+            phase, shown, situation = state.seat_view(0)._decision_facts()
+            board = view["board"]
+            assert phase == view["phase"]
+            assert len(shown) == len(set(shown)) and sorted(shown) == sorted(board["seen"])
+            assert situation == (board["support_drawn"] or not board["support_count"], board["kickers_aside"],
+                                 board["advantage"])
+            if state.half == half:  # the same list, the cards shown before first
+                assert shown is kept and shown[:len(kept_cards)] == kept_cards
+            kept, kept_cards, half = shown, list(shown), state.half
+            for other in (type(state).from_dict(state.to_dict()), state.clone(), state.fork(state.chance)):
+                assert sorted(other.seat_view(0)._decision_facts()[1]) == sorted(board["seen"])
+            action = club.choose(view, legal, rng) if rng.random() < 0.7 else rng.choice(legal)
+            state.apply(0, action)
+            checked += 1
+    assert checked > 1000
