@@ -265,9 +265,6 @@ class _UnseenSums:
         self.sums: dict[int, tuple[int, int]] = {}  # [table number]: (its unseen cards' sum, cards taken off)
 
 
-_LOWEST = -1  # below any play's value (every field is at least 0)
-
-
 def _best_play(kept: _UnseenSums, shown: list[str], situation: Situation, legal: list[str]) -> str:
     """The attack play the club player picks -- the first of the best -- weighed in whole numbers: the play of
     ``max(legal, key=values)`` but where the floats' rounding parted plays that are level. ``shown``: the cards
@@ -279,7 +276,7 @@ def _best_play(kept: _UnseenSums, shown: list[str], situation: Situation, legal:
     plays, mask = _WHOLE.get(situation) or _whole_worths(situation)  # without a call once it is built
     table = None  # the table of the plays just weighed (a forced type's plays are all of its type)
     unseen = 0
-    best = _LOWEST
+    best = -1  # below any play's value (every field is at least 0)
     choice = legal[0]
     for action in legal:
         play_table, shift = plays[action]

@@ -274,10 +274,20 @@ class RugbyChampionSoloState(GameState):
 
     def _relay_line(self) -> None:
         """Discard the revealed line cards and put new face-down cards in every empty place."""
-        line, pile = self.line, self.pile
+        line, pile, discard = self.line, self.pile, self.discard
+        if len(pile) >= len(line):
+            # The pile cannot run out: one pass, each revealed card discarded and replaced (and each empty place
+            # filled) in the order of the places, as the two passes below do.
+            for spot in line:
+                if spot["up"]:
+                    discard.append(spot["card"])
+                    spot["card"], spot["up"] = pile.pop(0), False
+                elif spot["card"] is None:
+                    spot["card"] = pile.pop(0)
+            return
         for spot in line:
             if spot["up"]:
-                self.discard.append(spot["card"])
+                discard.append(spot["card"])
                 spot["card"], spot["up"] = None, False
         for spot in line:
             if spot["card"] is None:
