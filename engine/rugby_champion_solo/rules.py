@@ -40,6 +40,9 @@ SUPPORT_IDS = tuple(DECK.supports)  # the Non-player's support pile, in deck ord
 PLAYERS = DECK.players
 _PERSON = (HOME,)  # to act while the game runs
 _NO_GOAL = frozenset(c for c, p in DECK.players.items() if not p.goal)  # the player cards without a Goal symbol
+_NAME_OF = {c: p.name for c, p in DECK.players.items()}.__getitem__  # each card's name (the events word them)
+# Each Goal card's conversion action, in the order of the deck.
+_CONVERTS = {c: f"convert:{c}" for c, p in DECK.players.items() if p.goal}
 
 
 class _PileEmpty(Exception):
@@ -237,7 +240,7 @@ class RugbyChampionSoloState(GameState):
             raise _PileEmpty
         if self.record_events:
             self.emit("refill", HOME, f"You draw {len(drawn)} card(s).", count=len(drawn))
-            self.emit("drawn", HOME, "You draw " + ", ".join(card(c).name for c in drawn) + ".",
+            self.emit("drawn", HOME, "You draw " + ", ".join(map(_NAME_OF, drawn)) + ".",
                       private_to=HOME, cards=drawn)
 
     def _reshuffle_support(self) -> None:
@@ -330,7 +333,7 @@ class RugbyChampionSoloState(GameState):
                 return HOME, sorted(map(_PLAY_ON[forced], self.hand))
             return HOME, [action for c in sorted(self.hand) for action in _FREE_PLAYS[c][slot]]
         if phase == "conversion":
-            return HOME, sorted([f"convert:{c}" for c in self.hand if card(c).goal] + [NO_CONVERT])
+            return HOME, sorted([_CONVERTS[c] for c in self.hand if c in _CONVERTS] + [NO_CONVERT])
         # A lineout or scrum (the hand's cards are all different): no card id is the start of another, so the pairs
         # of the sorted cards come in the order of their actions (sorting 6 or 10 actions cost as much again).
         return HOME, list(map(_PAIR_OF.__getitem__, combinations(sorted(self.hand), 2)))
@@ -842,8 +845,11 @@ class ChampionSeatView(SeatView):
                                            None if advantage is None else SEAT_NAMES[advantage])
 
 
+_SLOT_NAMES = ("far-left", "left", "advanced", "right")
+
+
 def _slot_name(slot: int) -> str:
-    return {0: "far-left", 1: "left", 2: "advanced", 3: "right"}[slot]
+    return _SLOT_NAMES[slot]
 
 
 def _type_name(ctype: str) -> str:
