@@ -363,6 +363,12 @@ def _unseen_up_to(kept: _UnseenSums, seen: list[str], ctype: str) -> int:
     return unseen_up_to
 
 
+def _beaten(unseen_up_to: int, field: int) -> int:
+    """How many unseen cards a pair beats: its field of the unseen cards' counts of values up to each (a field of
+    -1: it beats no value)."""
+    return unseen_up_to >> field & 255 if field >= 0 else 0
+
+
 def _best_pair(kept: _UnseenSums, seen: list[str], phase: str, legal: list[str]) -> str:
     """The lineout or scrum pair the club player picks -- the first of the best of its values: the chance that it
     beats the Non-player's hidden card (the unseen cards whose value, added to the set-piece card's, is below the
@@ -377,7 +383,7 @@ def _best_pair(kept: _UnseenSums, seen: list[str], phase: str, legal: list[str])
         field, kept_worth = pair_plays(action)
         wins = wins_by.get(field)
         if wins is None:
-            wins = wins_by[field] = (unseen_up_to >> field & 255 if field >= 0 else 0) / n_unseen
+            wins = wins_by[field] = _beaten(unseen_up_to, field) / n_unseen
         if wins - kept_worth > best:
             best = wins - kept_worth
             choice = action
@@ -465,7 +471,7 @@ class RugbyChampionClubPlayer(Player):
             piece, pair_plays = setpiece
             unseen_up_to = _unseen_up_to(self._kept, seen, piece.type)
             n_unseen = max(1, len(_DECK_IDS) - len(seen))
-            return [(unseen_up_to >> field & 255 if field >= 0 else 0) / n_unseen - kept_worth
+            return [_beaten(unseen_up_to, field) / n_unseen - kept_worth
                     for field, kept_worth in map(pair_plays, legal)]  # as _best_pair weighs them
         unseen_ids = _unseen(seen)
         n_unseen = max(1, len(unseen_ids))
